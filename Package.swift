@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+// QixKit: an audio watermark codec and a deterministic 2D dynamics engine, with the `qix` CLI.
+import PackageDescription
+
+let package = Package(
+    name: "QixKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "QixAudio", targets: ["QixAudio"]),
+        .library(name: "QixWatermark", targets: ["QixWatermark"]),
+        .executable(name: "qix", targets: ["qix"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; the shim headers stop the build
+        // with an install hint when a -dev package is missing.
+        .systemLibrary(
+            name: "CFFTW", pkgConfig: "fftw3f",
+            providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
+        .systemLibrary(
+            name: "CSoxr", pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"]), .brew(["libsoxr"])]),
+
+        .target(name: "QixAudio", dependencies: ["CFFTW", "CSndFile", "CSoxr"]),
+        .target(
+            name: "QixWatermark",
+            dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
+        .executableTarget(
+            name: "qix",
+            dependencies: [
+                "QixAudio", "QixWatermark",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
+        .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
+        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `qix` command: watermark audio, detect IDs, and run the dynamics engine headless.
+@main
+struct Qix: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "qix",
+        abstract: "QixKit: a keyed audio watermark codec and a deterministic 2D dynamics engine.",
+        discussion: """
+            Exit codes: 0 the command did its job (for detect, also when nothing was found); \
+            1 bad input or failed work; 2 bad usage. Errors are one line on stderr: \
+            'qix: error: <what> (<file or field>): <why>'. Machine-readable output goes to stdout.
+            """,
+        version: QixVersion.string,
+        subcommands: [InfoCommand.self, KeygenCommand.self])
+
+    /// Parses, runs, and maps every outcome onto the documented exit codes: usage
+    /// problems exit 2 (argument-parser's default would be 64), failed work exits 1.
+    static func main() {
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            StandardError.line("qix: error: bad usage (command line): \(message). See 'qix --help'.")
+            Glibc.exit(2)
+        }
+        do {
+            var runnable = command
+            try runnable.run()
+            Glibc.exit(0)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            StandardError.line("qix: error: \(error)")
+            Glibc.exit(1)
+        }
+    }
+}
+
+/// The QixKit release this binary was built from.
+enum QixVersion {
+    static let string = "0.1.0"
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes diagnostics and progress to standard error, unbuffered, one line at a time.
+enum StandardError {
+    /// Writes `text` and a newline to stderr.
+    static func line(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let put = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if put <= 0 { return }
+                offset += put
+            }
+        }
+    }
+
+    /// Writes `qix: warning: <text>`.
+    static func warning(_ text: String) { line("qix: warning: \(text)") }
+}
+
+/// One failed input out of several: reported at once, and the command exits 1 at the end.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What went wrong, in a few words.
+    var what: String
+    /// The file or field.
+    var subject: String
+    /// Why.
+    var reason: String
+
+    init(_ what: String, _ subject: String, _ reason: String) {
+        self.what = what
+        self.subject = subject
+        self.reason = reason
+    }
+
+    var description: String { "\(what) (\(subject)): \(reason)" }
+}
