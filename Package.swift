@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "QixAudio", targets: ["QixAudio"]),
         .library(name: "QixWatermark", targets: ["QixWatermark"]),
+        .library(name: "QixDynamics", targets: ["QixDynamics"]),
         .executable(name: "qix", targets: ["qix"]),
     ],
     dependencies: [
@@ -31,15 +32,17 @@ let package = Package(
         .target(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "QixDynamics"),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark",
+                "QixAudio", "QixWatermark", "QixDynamics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
+        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
     ],
     swiftLanguageModes: [.v6]
