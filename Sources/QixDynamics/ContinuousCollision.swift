@@ -23,9 +23,9 @@ extension World {
             let threshold = PhysicsConstants.fastFraction * max(body.innerRadius, PhysicsConstants.linearSlop)
             if d.lengthSquared <= threshold * threshold { continue }
             let startOrigin = body.origin - d
-            // Swept box of the move.
-            let lower = Vector2(min(body.lower.x, body.lower.x - d.x), min(body.lower.y, body.lower.y - d.y))
-            let upper = Vector2(max(body.upper.x, body.upper.x - d.x), max(body.upper.y, body.upper.y - d.y))
+            // Swept box of the move (the stored box is from the start of the step).
+            let lower = Vector2(min(body.lower.x, body.lower.x + d.x), min(body.lower.y, body.lower.y + d.y))
+            let upper = Vector2(max(body.upper.x, body.upper.x + d.x), max(body.upper.y, body.upper.y + d.y))
             var first = 1.0
             for other32 in boundaryBodies {
                 let s = bodies[Int(other32)]
