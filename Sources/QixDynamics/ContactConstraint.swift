@@ -23,6 +23,11 @@ struct ContactConstraint {
     var restitution = 0.0
     var softness = Softness.rigid
     var pointCount = 0
+    /// Inverse masses and inertias, copied at prepare so the inner loops never touch `Body`.
+    var mA = 0.0
+    var iA = 0.0
+    var mB = 0.0
+    var iB = 0.0
     var p0 = ContactPoint()
     var p1 = ContactPoint()
     var touching = false
@@ -34,10 +39,12 @@ enum ContactSolver {
         _ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>,
         contactSoftness: Softness, staticSoftness: Softness
     ) {
-        let bodyA = bodies[c.a]
-        let bodyB = bodies[c.b]
-        let mA = bodyA.invMass, iA = bodyA.invInertia
-        let mB = bodyB.invMass, iB = bodyB.invInertia
+        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
+        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        c.mA = mA
+        c.iA = iA
+        c.mB = mB
+        c.iB = iB
         c.softness = (mA == 0 || mB == 0) ? staticSoftness : contactSoftness
         let normal = c.normal
         let tangent = normal.rightPerpendicular
@@ -63,8 +70,7 @@ enum ContactSolver {
 
     @inline(__always)
     static func warmStart(_ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>) {
-        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
-        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal, tangent = normal.rightPerpendicular
         for k in 0..<c.pointCount {
@@ -84,13 +90,11 @@ enum ContactSolver {
         _ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>,
         invH: Double, useBias: Bool
     ) {
-        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
-        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal, tangent = normal.rightPerpendicular
         let dp = sB.dp - sA.dp
         let softness = c.softness
-        var totalNormalImpulse = 0.0
         for k in 0..<c.pointCount {
             var cp = k == 0 ? c.p0 : c.p1
             let rA = cp.anchorA, rB = cp.anchorB
@@ -112,7 +116,6 @@ enum ContactSolver {
             impulse = newImpulse - cp.normalImpulse
             cp.normalImpulse = newImpulse
             cp.maxNormalImpulse = max(cp.maxNormalImpulse, impulse)
-            totalNormalImpulse += newImpulse
             let P = impulse * normal
             sA.v -= mA * P
             sA.w -= iA * rA.cross(P)
@@ -139,15 +142,13 @@ enum ContactSolver {
             sB.w += iB * rB.cross(P)
             if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
-        _ = totalNormalImpulse
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }
 
     static func restitution(_ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>) {
         if c.restitution == 0 { return }
-        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
-        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal
         for k in 0..<c.pointCount {
