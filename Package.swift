@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "QixAudio", targets: ["QixAudio"]),
         .library(name: "QixWatermark", targets: ["QixWatermark"]),
         .library(name: "QixDynamics", targets: ["QixDynamics"]),
+        .library(name: "QixCards", targets: ["QixCards"]),
         .executable(name: "qix", targets: ["qix"]),
     ],
     dependencies: [
@@ -33,16 +34,18 @@ let package = Package(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "QixDynamics"),
+        .target(name: "QixCards", dependencies: ["QixDynamics"]),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixDynamics",
+                "QixAudio", "QixWatermark", "QixDynamics", "QixCards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
+        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixDynamics"]),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
     ],
     swiftLanguageModes: [.v6]
