@@ -58,10 +58,10 @@ extension CardDeck {
         animator.addBehavior(g)
     }
 
-    /// Whether a card is entirely outside the screen.
+    /// Whether a falling card has left the screen: entirely below its bottom edge (a card flung
+    /// upward or sideways comes back down under gravity, so "below" is where every card ends).
     func isOffScreen(_ item: DynamicItem) -> Bool {
-        let r = 0.5 * item.size.length
-        return item.center.y - r > deck.screen.y || item.center.y + r < 0 || item.center.x - r > deck.screen.x || item.center.x + r < 0
+        item.center.y - 0.5 * item.size.length > deck.screen.y
     }
 
     func afterStep() {

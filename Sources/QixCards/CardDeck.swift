@@ -114,7 +114,12 @@ public final class CardDeck {
         let point = touch.position(at: touch.start)
         let offset = Rotation(angle: item.angle).inverseRotate(point - item.center)
         removeSpring(of: c)
+        // A stiff, critically damped spring rather than a rigid pin: the finger leads, and contacts
+        // (30 Hz) can still hold other cards off instead of being overpowered by a rigid joint.
         let attachment = AttachmentBehavior(item: item, offsetFromCenter: offset, attachedToAnchor: point)
+        attachment.length = 0
+        attachment.frequency = deck.dragFrequency
+        attachment.damping = 1
         animator.addBehavior(attachment)
         drag = attachment
         dragCard = c

@@ -29,6 +29,8 @@ public struct Deck: Sendable {
     public var restFrequency: Double
     /// Damping ratio of that spring.
     public var restDamping: Double
+    /// Frequency (Hz) of the critically damped spring between the finger and the dragged card (extension).
+    public var dragFrequency: Double
     /// Pages in order, each a list of cards.
     public var pages: [[CardSpec]]
 
@@ -38,7 +40,7 @@ public struct Deck: Sendable {
     /// Reads and checks a deck file, naming the JSON path of any problem.
     public static func load(_ bytes: [UInt8]) throws(JSONPathError) -> Deck {
         let root = try JSONObjectReader(try JSONValue.parse(bytes), path: "")
-        try root.allowOnly(["screen", "flingThreshold", "gravity", "frameRate", "cardWidth", "restFrequency", "restDamping", "pages"])
+        try root.allowOnly(["screen", "flingThreshold", "gravity", "frameRate", "cardWidth", "restFrequency", "restDamping", "dragFrequency", "pages"])
         let screen = try root.requiredVector("screen")
         guard screen.x > 0, screen.y > 0 else { throw JSONPathError("screen", "width and height must be positive") }
         let threshold = try root.requiredNumber("flingThreshold")
@@ -48,6 +50,7 @@ public struct Deck: Sendable {
         let cardWidth = try root.number("cardWidth", default: 300, in: 1...100_000)
         let restFrequency = try root.number("restFrequency", default: 2.5, in: 0.01...60)
         let restDamping = try root.number("restDamping", default: 0.7, in: 0...100)
+        let dragFrequency = try root.number("dragFrequency", default: 6, in: 0.01...60)
         guard let rawPages = try root.array("pages") else { throw JSONPathError("pages", "missing required field") }
         if rawPages.isEmpty { throw JSONPathError("pages", "a deck needs at least one page") }
         var pages: [[CardSpec]] = []
@@ -64,7 +67,7 @@ public struct Deck: Sendable {
             pages.append(page)
         }
         return Deck(screen: screen, flingThreshold: threshold, gravity: gravity, frameRate: frameRate, cardWidth: cardWidth,
-                    restFrequency: restFrequency, restDamping: restDamping, pages: pages)
+                    restFrequency: restFrequency, restDamping: restDamping, dragFrequency: dragFrequency, pages: pages)
     }
 
     static func card(_ raw: JSONValue, path: String, width: Double) throws(JSONPathError) -> CardSpec {

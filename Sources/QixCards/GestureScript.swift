@@ -9,6 +9,14 @@ public struct Touch: Equatable, Sendable {
     /// Finger positions.
     public var points: [Vector2]
 
+    /// A touch from matching lists of times and points (at least one, times increasing).
+    public init(card: String, times: [Double], points: [Vector2]) {
+        precondition(!times.isEmpty && times.count == points.count, "a touch needs matching, non-empty times and points")
+        self.card = card
+        self.times = times
+        self.points = points
+    }
+
     /// When the finger goes down.
     public var start: Double { times[0] }
     /// When it lifts.

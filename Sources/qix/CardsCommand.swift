@@ -37,6 +37,9 @@ struct CardsCommand: ParsableCommand {
     @Option(help: "Number of frames in the film strip.")
     var renderFrames = 8
 
+    @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
+    var frameHashes: String?
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
         if let render, !(render.hasSuffix(".svg") || render.hasSuffix(".html")) { throw ValidationError("--render needs a .svg or .html file") }
@@ -60,12 +63,14 @@ struct CardsCommand: ParsableCommand {
         }
         let cards = try CardDeck(deck: parsedDeck, gestures: script)
         let writer = try trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
+        let hashWriter = try frameHashes.map { try FileIO.AtomicWriter($0) }
         let screen = Rect(x: 0, y: 0, width: parsedDeck.screen.x, height: parsedDeck.screen.y)
         var animation = OutlineAnimation(viewport: screen, frameDuration: max(1 / parsedDeck.frameRate, 1.0 / 30))
         let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
         var strip = FilmStrip(viewport: screen, segments: [])
         var snapshots: [(Int, Double, [(String, [Vector2])])] = []
         try cards.run(duration: duration) { events in
+            try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
             if trace != nil {
                 let physics = events.compactMap { e -> AnimatorEvent? in if case .physics(let p) = e { return p } else { return nil } }
                 let extra = events.compactMap(CardTrace.event)
@@ -78,6 +83,7 @@ struct CardsCommand: ParsableCommand {
             }
         }
         try writer?.commit()
+        try hashWriter?.commit()
         if let render {
             let out = try FileIO.AtomicWriter(render)
             if render.hasSuffix(".html") {
