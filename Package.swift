@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "QixAudio", targets: ["QixAudio"]),
         .library(name: "QixWatermark", targets: ["QixWatermark"]),
         .library(name: "QixScan", targets: ["QixScan"]),
+        .library(name: "QixDynamics", targets: ["QixDynamics"]),
         .executable(name: "qix", targets: ["qix"]),
     ],
     dependencies: [
@@ -40,16 +41,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .target(name: "QixDynamics"),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixScan",
+                "QixAudio", "QixWatermark", "QixScan", "QixDynamics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
+        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
     ],
     swiftLanguageModes: [.v6]
