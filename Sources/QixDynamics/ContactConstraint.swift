@@ -33,7 +33,8 @@ struct ContactConstraint {
     var touching = false
 }
 
-/// The prepare / warm-start / solve / relax / restitution passes over contacts.
+/// The prepare / warm-start / solve / relax / restitution passes over contacts. Points are
+/// updated in place (`inout` on the constraint's stored points), never copied in and out.
 enum ContactSolver {
     static func prepare(
         _ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>,
@@ -50,8 +51,7 @@ enum ContactSolver {
         let tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func point(_ cp: inout ContactPoint) {
             let rA = cp.anchorA, rB = cp.anchorB
             cp.baseSeparation = cp.separation - (rB - rA).dot(normal)
             cp.maxNormalImpulse = 0
@@ -64,8 +64,9 @@ enum ContactSolver {
             let vrA = vA + crossSV(wA, rA)
             let vrB = vB + crossSV(wB, rB)
             cp.relativeVelocity = normal.dot(vrB - vrA)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
+        point(&c.p0)
+        if c.pointCount > 1 { point(&c.p1) }
     }
 
     @inline(__always)
@@ -73,14 +74,15 @@ enum ContactSolver {
         let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal, tangent = normal.rightPerpendicular
-        for k in 0..<c.pointCount {
-            let cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func point(_ cp: inout ContactPoint) {
             let P = cp.normalImpulse * normal + cp.tangentImpulse * tangent
             sA.w -= iA * cp.anchorA.cross(P)
             sA.v -= mA * P
             sB.w += iB * cp.anchorB.cross(P)
             sB.v += mB * P
         }
+        point(&c.p0)
+        if c.pointCount > 1 { point(&c.p1) }
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }
@@ -95,8 +97,7 @@ enum ContactSolver {
         let normal = c.normal, tangent = normal.rightPerpendicular
         let dp = sB.dp - sA.dp
         let softness = c.softness
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func normalPoint(_ cp: inout ContactPoint) {
             let rA = cp.anchorA, rB = cp.anchorB
             let d = dp + (sB.dq.rotate(rB) - sA.dq.rotate(rA))
             let s = d.dot(normal) + cp.baseSeparation
@@ -121,11 +122,9 @@ enum ContactSolver {
             sA.w -= iA * rA.cross(P)
             sB.v += mB * P
             sB.w += iB * rB.cross(P)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
         let friction = c.friction
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func frictionPoint(_ cp: inout ContactPoint) {
             let rA = cp.anchorA, rB = cp.anchorB
             let vrA = sA.v + crossSV(sA.w, rA)
             let vrB = sB.v + crossSV(sB.w, rB)
@@ -140,8 +139,12 @@ enum ContactSolver {
             sA.w -= iA * rA.cross(P)
             sB.v += mB * P
             sB.w += iB * rB.cross(P)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
+        let two = c.pointCount > 1
+        normalPoint(&c.p0)
+        if two { normalPoint(&c.p1) }
+        frictionPoint(&c.p0)
+        if two { frictionPoint(&c.p1) }
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }
@@ -151,14 +154,14 @@ enum ContactSolver {
         let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
-            if cp.relativeVelocity > -PhysicsConstants.restitutionThreshold || cp.maxNormalImpulse == 0 { continue }
+        let restitution = c.restitution
+        @inline(__always) func point(_ cp: inout ContactPoint) {
+            if cp.relativeVelocity > -PhysicsConstants.restitutionThreshold || cp.maxNormalImpulse == 0 { return }
             let rA = cp.anchorA, rB = cp.anchorB
             let vrA = sA.v + crossSV(sA.w, rA)
             let vrB = sB.v + crossSV(sB.w, rB)
             let vn = (vrB - vrA).dot(normal)
-            var impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity)
+            var impulse = -cp.normalMass * (vn + restitution * cp.relativeVelocity)
             let newImpulse = max(cp.normalImpulse + impulse, 0)
             impulse = newImpulse - cp.normalImpulse
             cp.normalImpulse = newImpulse
@@ -168,8 +171,9 @@ enum ContactSolver {
             sA.w -= iA * rA.cross(P)
             sB.v += mB * P
             sB.w += iB * rB.cross(P)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
+        point(&c.p0)
+        if c.pointCount > 1 { point(&c.p1) }
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }
