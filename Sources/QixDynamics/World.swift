@@ -143,15 +143,6 @@ final class World {
     func phaseSolve(_ dt: Double) { solve(dt) }
     func phaseRest(_ dt: Double) { updateRest(dt) }
 
-    func placed(_ b: Body) -> PlacedShape {
-        vertices.withUnsafeBufferPointer { v in
-            normals.withUnsafeBufferPointer { n in
-                PlacedShape(vertices: v.baseAddress! + b.shapeStart, normals: n.baseAddress! + b.shapeStart,
-                            count: b.shapeCount, radius: b.radius, xf: b.transform)
-            }
-        }
-    }
-
     private func updateBounds() {
         let margin = PhysicsConstants.speculativeDistance
         bodies.withUnsafeMutableBufferPointer { bp in
@@ -197,7 +188,7 @@ final class World {
         let margin = PhysicsConstants.speculativeDistance
         vertices.withUnsafeBufferPointer { vp in
             normals.withUnsafeBufferPointer { np in
-                let V = vp.baseAddress!, N = np.baseAddress!
+                guard let V = vp.baseAddress, let N = np.baseAddress else { return }
                 bodies.withUnsafeBufferPointer { bp in
                     for pair in pairs {
                         let a = Int(pair.x), b = Int(pair.y)
