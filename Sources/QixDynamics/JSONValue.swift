@@ -1,11 +1,17 @@
 /// A parsed JSON document that keeps object keys in file order, so readers can walk it and
 /// name the exact path (`behaviors[3].items[1]`) of anything wrong.
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (always finite after parsing succeeds, unless it overflowed Double).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object with its fields in file order.
     case object([(key: String, value: JSONValue)])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
