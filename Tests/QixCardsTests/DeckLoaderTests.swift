@@ -24,6 +24,7 @@ import QixDynamics
     @Test func badDecksNameTheirPath() {
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 800, "pages": [[]]}"#)?.path == "pages[0]")
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 800, "pages": [[{"id": "a", "size": [-5, 10]}]]}"#)?.path == "pages[0][0].size")
+        #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 8, "pages": [[{"id": "a", "size": [NaN, 10]}]]}"#)?.path == "pages[0][0].size[0]")
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 1e999, "pages": [[{"id": "a", "size": [5, 10]}]]}"#)?.path == "flingThreshold")
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 8, "pages": [[{"id": "a", "size": [5, 10]}], [{"id": "a", "size": [5, 10]}]]}"#)?.path == "pages[1][0].id")
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 8, "pages": [[{"id": "a", "components": [{"height": -3}]}]]}"#)?.path == "pages[0][0].components[0].height")
