@@ -31,10 +31,12 @@ let package = Package(
         .target(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
+        // The robustness harness of `qix eval`: attacks (codecs through files, rooms, noise).
+        .target(name: "QixEval", dependencies: ["QixAudio", "QixWatermark"]),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark",
+                "QixAudio", "QixWatermark", "QixEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
