@@ -34,6 +34,8 @@ let package = Package(
         .target(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
+        // The robustness harness of `qix eval`: attacks (codecs through files, rooms, noise).
+        .target(name: "QixEval", dependencies: ["QixAudio", "QixWatermark"]),
         .target(
             name: "QixScan",
             dependencies: [
@@ -45,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixScan", "QixDynamics",
+                "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -53,7 +55,7 @@ let package = Package(
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
-        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
+        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
     ],
     swiftLanguageModes: [.v6]
 )
