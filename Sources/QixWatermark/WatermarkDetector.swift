@@ -66,8 +66,9 @@ public final class WatermarkDetector {
         var stats: [Float] = []
         var fold = FrameFold()
         var folded: [Float] = []
+        let floors = speeds[0].floors(spectra, hops: hops)
         for (index, scale) in speeds.enumerated() {
-            scale.statistics(spectra, hops: hops, into: &stats)
+            scale.statistics(spectra, hops: hops, floors: floors, into: &stats)
             fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
             for (w, range) in windows.enumerated() {
                 let upper = range.upperBound >= nominalChunks ? fold.chunkCount : range.upperBound
