@@ -20,6 +20,8 @@ public struct EvalRunner {
         public var seed: UInt64 = 1
         /// Embedding strength.
         public var strength = 1.0
+        /// Also detect on unmarked excerpts and with a wrong key (false-positive counts).
+        public var checkFalsePositives = true
         /// Directory for the codec attacks' temporary files.
         public var scratch = NSTemporaryDirectory()
 
@@ -104,7 +106,8 @@ public struct EvalRunner {
             for (attackIndex, attack) in config.attacks.enumerated() {
                 let seed = config.seed &* 1_000_003 &+ UInt64(hostIndex * 100 + attackIndex)
                 let attacked = try attack.apply(marked, resources: resources, seed: seed, scratch: config.scratch)
-                let attackedHost = try attack.apply(host, resources: resources, seed: seed, scratch: config.scratch)
+                let attackedHost = config.checkFalsePositives
+                    ? try attack.apply(host, resources: resources, seed: seed, scratch: config.scratch) : host
                 for (lengthIndex, seconds) in config.seconds.enumerated() {
                     let cellIndex = attackIndex * config.seconds.count + lengthIndex
                     let length = min(attacked.frameCount, Int(seconds * Double(attacked.sampleRate)))
@@ -116,6 +119,7 @@ public struct EvalRunner {
                         if found.contains(where: { $0.message == message }) { result.cells[cellIndex].correct += 1; hostCorrect += 1 }
                         if found.contains(where: { $0.message != message }) { result.cells[cellIndex].wrong += 1 }
                         hostTrials += 1
+                        guard config.checkFalsePositives else { continue }
                         let hostStart = min(start, max(0, attackedHost.frameCount - length))
                         let unmarkedClip = attackedHost.slice(frames: hostStart..<(hostStart + length))
                         if !(try detect(unmarkedClip, detector)).isEmpty { result.cells[cellIndex].unmarkedHits += 1 }

@@ -4,6 +4,8 @@ struct FrameDecoder {
     typealias P = WatermarkParameters
     let layout: WatermarkLayout
     let key: WatermarkKey
+    /// Tile values are clipped at this many RMS.
+    static let clipRatio: Float = 100
 
     /// Sum of each tile's 8 hops, for a frame that starts at `offset` in the window.
     func tiles(_ window: [Float], offset: Int) -> [Float] {
@@ -18,6 +20,12 @@ struct FrameDecoder {
                 tiles[slot * P.bandCount + b] = sum
             }
         }
+        // Clip at a multiple of the RMS: the tiles the embedder could not bring to its
+        // margin keep large host values of random sign, which would outvote good tiles.
+        var energy: Float = 0
+        for value in tiles { energy += value * value }
+        let limit = Self.clipRatio * (energy / Float(tiles.count)).squareRoot()
+        if limit > 0 { for i in tiles.indices { tiles[i] = min(limit, max(-limit, tiles[i])) } }
         return tiles
     }
 

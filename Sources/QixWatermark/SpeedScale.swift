@@ -45,13 +45,19 @@ struct SpeedScale {
     /// (global hop indices), written row-major (`bandCount` per hop) into `stats`, then
     /// detrended: each value minus its band's mean over +-`detrendHops`, which removes
     /// the host's slowly varying up/down imbalance and keeps the slot-rate chips.
-    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, into stats: inout [Float]) {
+    ///
+    /// With `floors` (a noise-floor energy per band), each value is then weighted by
+    /// max(0, 1 - floor / energy): the share of the tile's energy above the floor, which
+    /// is where the host (and so the mark) can be; noise-only hops count for nothing.
+    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float]? = nil,
+                    into stats: inout [Float]) {
         let bandCount = P.bandCount
         let hops = range.count
         stats.removeAll(keepingCapacity: true)
         stats.append(contentsOf: repeatElement(0, count: hops * bandCount))
         guard hops > 0 else { return }
         var half = [Float](repeating: 0, count: 2 * bandCount)
+        var floorWeights = [Float](repeating: 1, count: floors == nil ? 0 : hops * bandCount)
         let width = HopSpectra.width
         spectra.power.withUnsafeBufferPointer { power in
             stats.withUnsafeMutableBufferPointer { out in
@@ -69,6 +75,9 @@ struct SpeedScale {
                                         let up = half[2 * b], down = half[2 * b + 1]
                                         let total = up + down
                                         out[h * bandCount + b] = total > 1e-12 ? (up - down) / total : 0
+                                        if let floors {
+                                            floorWeights[h * bandCount + b] = total > floors[b] ? 1 - floors[b] / total : 0
+                                        }
                                     }
                                 }
                             }
@@ -78,6 +87,29 @@ struct SpeedScale {
             }
         }
         Self.detrend(&stats, hops: hops, bands: bandCount, radius: Self.detrendHops)
+        if floors != nil {
+            for i in 0..<stats.count { stats[i] *= floorWeights[i] }
+        }
+    }
+
+    /// Noise floor per band: the `percentile` of the band's energy over hops `range`.
+    func floors(_ spectra: HopSpectra, hops range: Range<Int>, percentile: Double = 0.2) -> [Float] {
+        let bandCount = P.bandCount
+        var energies = [[Float]](repeating: [], count: bandCount)
+        var half = [Float](repeating: 0, count: 2 * bandCount)
+        let width = HopSpectra.width
+        // A subsample of hops is plenty for a percentile.
+        let stride = max(1, range.count / 4000)
+        for hop in Swift.stride(from: range.lowerBound, to: range.upperBound, by: stride) {
+            let row = (hop - spectra.firstHop) * width
+            for i in 0..<half.count { half[i] = 0 }
+            for e in 0..<bins.count { half[Int(halves[e])] += weights[e] * spectra.power[row + Int(bins[e])] }
+            for b in 0..<bandCount { energies[b].append(half[2 * b] + half[2 * b + 1]) }
+        }
+        return energies.map { values in
+            let sorted = values.sorted()
+            return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * percentile))]
+        }
     }
 
     /// Half-width of the detrending window in hops (+-384 ms, three slots).

@@ -30,21 +30,45 @@ final class SyncCorrelator {
         }
     }
 
-    /// Correlates a folded window (band-major, 192 hops per band) with the templates;
-    /// returns the best offset and its z-score against all offsets.
-    func correlate(_ window: [Float]) -> (offset: Int, z: Float) {
-        let period = P.hopsPerFrame, bins = period / 2 + 1
+    /// Values per band spectrum (interleaved re, im).
+    static var spectrumSize: Int { 2 * (P.hopsPerFrame / 2 + 1) }
+
+    /// Writes the spectrum of every band of one folded chunk (band-major, 192 hops per
+    /// band) into `output` (band-major, `spectrumSize` per band). Spectra of chunks add
+    /// up to the spectrum of their sum, so windows of any length are sums of these.
+    func bandSpectra(_ chunk: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        let period = P.hopsPerFrame, size = Self.spectrumSize
+        for b in 0..<P.bandCount {
+            for r in 0..<period { fft.input[r] = chunk[b * period + r] }
+            fft.forward()
+            for k in 0..<size { output[b * size + k] = fft.spectrum[k] }
+        }
+    }
+
+    /// Correlates a window given as band spectra with the templates, each band scaled
+    /// to unit RMS first (its energy from Parseval); returns the best offset and its
+    /// z-score against all offsets.
+    func correlate(spectra: UnsafeBufferPointer<Float>) -> (offset: Int, z: Float) {
+        let period = P.hopsPerFrame, bins = period / 2 + 1, size = Self.spectrumSize
         for i in 0..<accumulator.count { accumulator[i] = 0 }
-        window.withUnsafeBufferPointer { w in
-            for b in 0..<P.bandCount {
-                for r in 0..<period { fft.input[r] = w[b * period + r] }
-                fft.forward()
-                let s = fft.spectrum
-                for k in 0..<bins {
-                    let re = s[2 * k], im = s[2 * k + 1]
-                    let tre = template[(b * bins + k) * 2], tim = template[(b * bins + k) * 2 + 1]
-                    accumulator[2 * k] += re * tre - im * tim
-                    accumulator[2 * k + 1] += re * tim + im * tre
+        template.withUnsafeBufferPointer { template in
+            accumulator.withUnsafeMutableBufferPointer { acc in
+                for b in 0..<P.bandCount {
+                    let base = b * size
+                    var energy = spectra[base] * spectra[base] + spectra[base + size - 2] * spectra[base + size - 2]
+                    for k in 1..<(bins - 1) {
+                        energy += 2 * (spectra[base + 2 * k] * spectra[base + 2 * k]
+                                       + spectra[base + 2 * k + 1] * spectra[base + 2 * k + 1])
+                    }
+                    // Time-domain mean square is energy / period^2.
+                    guard energy > 1e-20 else { continue }
+                    let scale = Float(period) / energy.squareRoot() * Float(period).squareRoot()
+                    for k in 0..<bins {
+                        let re = spectra[base + 2 * k] * scale, im = spectra[base + 2 * k + 1] * scale
+                        let tre = template[base + 2 * k], tim = template[base + 2 * k + 1]
+                        acc[2 * k] += re * tre - im * tim
+                        acc[2 * k + 1] += re * tim + im * tre
+                    }
                 }
             }
         }
@@ -62,5 +86,14 @@ final class SyncCorrelator {
         let mean = sum / Float(period)
         let variance = max(sumSquares / Float(period) - mean * mean, 1e-30)
         return (best, (correlation[best] - mean) / variance.squareRoot())
+    }
+
+    /// Correlates a folded window (band-major, 192 hops per band) with the templates.
+    func correlate(_ window: [Float]) -> (offset: Int, z: Float) {
+        var spectra = [Float](repeating: 0, count: P.bandCount * Self.spectrumSize)
+        window.withUnsafeBufferPointer { w in
+            spectra.withUnsafeMutableBufferPointer { bandSpectra(w, into: $0) }
+        }
+        return spectra.withUnsafeBufferPointer { correlate(spectra: $0) }
     }
 }

@@ -11,6 +11,8 @@ public struct WatermarkDetection: Sendable, Equatable {
     public var score: Double
     /// Estimated playback speed relative to the marked original (1.03 = 3 % fast).
     public var speed: Double
+    /// Frame offset (in original hops) of the window that decoded it, for localisation.
+    var frameOffset: Int?
 
     /// Makes a detection.
     public init(message: UInt32, start: Double, end: Double, score: Double, speed: Double) {

@@ -66,15 +66,40 @@ public final class WatermarkDetector {
         var stats: [Float] = []
         var fold = FrameFold()
         var folded: [Float] = []
+        let floors = speeds[0].floors(spectra, hops: hops)
+        let spectrumSize = P.bandCount * SyncCorrelator.spectrumSize
+        var prefix: [Float] = []
+        var windowSpectra = [Float](repeating: 0, count: spectrumSize)
         for (index, scale) in speeds.enumerated() {
-            scale.statistics(spectra, hops: hops, into: &stats)
+            scale.statistics(spectra, hops: hops, floors: floors, into: &stats)
             fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
+            // Running sums of the chunks' band spectra: any window's spectra is one difference.
+            prefix.removeAll(keepingCapacity: true)
+            prefix.append(contentsOf: repeatElement(0, count: (fold.chunkCount + 1) * spectrumSize))
+            fold.values.withUnsafeBufferPointer { values in
+                prefix.withUnsafeMutableBufferPointer { p in
+                    for chunk in 0..<fold.chunkCount {
+                        let source = UnsafeBufferPointer(rebasing: values[(chunk * FrameFold.chunkSize)..<((chunk + 1) * FrameFold.chunkSize)])
+                        let target = UnsafeMutableBufferPointer(rebasing: p[((chunk + 1) * spectrumSize)..<((chunk + 2) * spectrumSize)])
+                        correlator.bandSpectra(source, into: target)
+                        for i in 0..<spectrumSize { target[i] += p[chunk * spectrumSize + i] }
+                    }
+                }
+            }
             for (w, range) in windows.enumerated() {
-                let upper = range.upperBound >= nominalChunks ? fold.chunkCount : range.upperBound
-                fold.window(range.lowerBound..<upper, into: &folded)
-                let (offset, z) = correlator.correlate(folded)
+                // The last window takes every chunk this speed produced (there may be one
+                // more or one fewer than at speed 1).
+                let upper = min(fold.chunkCount,
+                                range.upperBound >= nominalChunks ? max(fold.chunkCount, range.lowerBound) : range.upperBound)
+                let lower = min(range.lowerBound, upper)
+                guard upper > lower else { continue }
+                prefix.withUnsafeBufferPointer { p in
+                    for i in 0..<spectrumSize { windowSpectra[i] = p[upper * spectrumSize + i] - p[lower * spectrumSize + i] }
+                }
+                let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
                 if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
+                    fold.window(lower..<upper, into: &folded)
                     candidates[w].append(Candidate(z: z, speed: index, offset: offset, window: folded))
                     candidates[w].sort { $0.z > $1.z }
                     if candidates[w].count > Self.candidatesPerWindow { candidates[w].removeLast() }
@@ -91,7 +116,21 @@ public final class WatermarkDetector {
                 break
             }
         }
-        return merge(found, nominalChunks: nominalChunks, duration: duration)
+        var detections = merge(found, nominalChunks: nominalChunks, duration: duration)
+        // Window edges are a frame apart: refine each stretch at hop resolution.
+        let hopSeconds = SpectralFrontEnd.hopSeconds
+        for i in detections.indices {
+            let d = detections[i]
+            guard let offset = d.frameOffset else { continue }
+            let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
+            let chips = layout.chips(for: WatermarkPayload(message: d.message), key: key)
+            let located = MarkLocator.locate(spectra, guess: guess, chips: chips, speed: d.speed,
+                                             offset: offset, floors: floors)
+            // Hop m is centred on sample 256 m: the stretch runs half a hop either side.
+            detections[i].start = max(0, (Double(located.lowerBound) - 0.5) * hopSeconds)
+            detections[i].end = min(duration, (Double(located.upperBound) - 0.5) * hopSeconds)
+        }
+        return detections
     }
 
     /// Window chunk ranges: every single chunk, then 2, 4 and 8 chunks at half-length
@@ -126,8 +165,10 @@ public final class WatermarkDetector {
             let start = Double(item.chunks.lowerBound) * chunkHops / item.speed * hopSeconds
             let end = item.chunks.upperBound >= nominalChunks ? duration
                 : Double(item.chunks.upperBound) * chunkHops / item.speed * hopSeconds
-            return WatermarkDetection(message: item.payload.message, start: max(0, start), end: min(duration, end),
-                                      score: Double(item.score), speed: item.speed)
+            var detection = WatermarkDetection(message: item.payload.message, start: max(0, start),
+                                               end: min(duration, end), score: Double(item.score), speed: item.speed)
+            detection.frameOffset = item.offset
+            return detection
         }
         spans.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         var merged: [WatermarkDetection] = []
@@ -138,6 +179,7 @@ public final class WatermarkDetector {
                 if span.score > merged[index].score {
                     merged[index].score = span.score
                     merged[index].speed = span.speed
+                    merged[index].frameOffset = span.frameOffset
                 }
             } else {
                 merged.append(span)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import QixAudio
 import QixWatermark
 
@@ -25,13 +26,16 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "One JSON object per input per line.")
     var json = false
 
+    @Flag(help: "Print the time spent decoding/analysing and searching each input on stderr.")
+    var timings = false
+
     func run() throws {
         let watermarkKey = try KeyOption.load(key)
         let detector = WatermarkDetector(key: watermarkKey)
         var failed = false
         for input in inputs {
             do {
-                let (detections, duration) = try Self.detect(path: input, with: detector)
+                let (detections, duration) = try Self.detect(path: input, with: detector, timings: timings)
                 print(json ? Self.jsonLine(file: input, duration: duration, detections: detections)
                            : Self.humanText(file: input, duration: duration, detections: detections))
             } catch {
@@ -43,15 +47,22 @@ struct DetectCommand: ParsableCommand {
     }
 
     /// Streams a file through the front end block by block and detects.
-    static func detect(path: String, with detector: WatermarkDetector) throws -> ([WatermarkDetection], Double) {
+    static func detect(path: String, with detector: WatermarkDetector, timings: Bool = false) throws -> ([WatermarkDetection], Double) {
+        let started = clock()
         let reader = try AudioFileReader(path: path)
         let frontEnd: SpectralFrontEnd
         do { frontEnd = try SpectralFrontEnd(inputRate: reader.info.sampleRate, channels: reader.info.channels) }
         catch let error as WatermarkError { throw CommandFailure(error.what, path, error.reason) }
         try reader.forEachBlock { frontEnd.feed($0) }
         frontEnd.finish()
+        let analysed = clock()
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
-        return (detector.detect(frontEnd.spectra, duration: duration), duration)
+        let detections = detector.detect(frontEnd.spectra, duration: duration)
+        if timings {
+            let seconds = { (ticks: clock_t) in Double(ticks) / Double(CLOCKS_PER_SEC) }
+            StandardError.line("qix detect: \(path): CPU seconds: decode + 16 kHz STFT \(seconds(analysed - started)), search + decode \(seconds(clock() - analysed))")
+        }
+        return (detections, duration)
     }
 
     static func jsonLine(file: String, duration: Double, detections: [WatermarkDetection]) -> String {

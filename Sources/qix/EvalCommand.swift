@@ -34,6 +34,9 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Embedding strength (1 = default).")
     var strength = 1.0
 
+    @Flag(help: "Skip the false-positive checks (unmarked and wrong-key detection): faster tuning runs.")
+    var skipFalsePositives = false
+
     @Flag(help: "One JSON object per attack and length, then one summary object.")
     var json = false
 
@@ -43,6 +46,7 @@ struct EvalCommand: ParsableCommand {
         config.trials = trials
         config.seed = seed
         config.strength = strength
+        config.checkFalsePositives = !skipFalsePositives
         config.seconds = try seconds.split(separator: ",").map { text in
             guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0, value.isFinite else {
                 throw CommandFailure("invalid option", "--seconds", "'\(text)' is not a positive number")

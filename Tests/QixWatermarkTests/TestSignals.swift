@@ -32,6 +32,18 @@ enum TestSignals {
         return AudioBuffer(samples: samples, channels: channels, sampleRate: rate)
     }
 
+    /// A corpus clip (corpus/clips/<prefix>*.flac), `seconds` long from `start`.
+    static func corpus(_ prefix: String, start: Double = 0, seconds: Double = .infinity) throws -> AudioBuffer {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpus/clips")
+        let name = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+            .first { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }!
+        let buffer = try AudioFileReader.readAll(path: root.appendingPathComponent(name).path)
+        let first = Int(start * Double(buffer.sampleRate))
+        let count = seconds.isFinite ? Int(seconds * Double(buffer.sampleRate)) : buffer.frameCount - first
+        return buffer.slice(frames: first..<(first + count))
+    }
+
     /// White noise at `level` RMS-ish amplitude.
     static func noise(seconds: Double, rate: Int, level: Float, seed: UInt64 = 3) -> AudioBuffer {
         var noise = Noise(state: seed)
