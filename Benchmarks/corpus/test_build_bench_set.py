@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import array
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -14,6 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_bench_set as bb  # noqa: E402
+import corpus_audio as audio  # noqa: E402
+import corpus_plan as plan  # noqa: E402
 
 RATE = 8000
 
@@ -34,11 +37,11 @@ def silence(path: Path, secs: float, ch: int = 1) -> Path:
     return path
 
 
-def item(**kw) -> bb.Item:
+def item(**kw) -> plan.Item:
     base = {"name": "t", "package": "p", "license": "L", "glob": "*.wav", "mode": "excerpt",
             "len": 10}
     base.update(kw)
-    return bb.parse_manifest({"items": [base]})[0]
+    return plan.parse_manifest({"items": [base]})[0]
 
 
 def decode_flac(path: Path) -> array.array:
@@ -52,7 +55,7 @@ class ManifestParsing(unittest.TestCase):
         path = bb.default_manifest()
         if path is None:
             self.skipTest("shared/corpus/manifest_bench.json not beside the repo")
-        items = bb.load_manifest(path)
+        items = plan.load_manifest(path)
         self.assertGreater(len(items), 5)
         self.assertEqual(len({i.name for i in items}), len(items))
         sect = next(i for i in items if i.name == "music_rock_sectoid")
@@ -81,12 +84,12 @@ class ManifestParsing(unittest.TestCase):
         ]
         for data in bad:
             with self.assertRaises(ValueError, msg=json.dumps(data)):
-                bb.parse_manifest(data)
+                plan.parse_manifest(data)
 
     def test_duplicate_names_rejected(self):
         e = {"name": "a", "package": "p", "license": "L", "glob": "*", "len": 3, "mode": "concat"}
         with self.assertRaises(ValueError):
-            bb.parse_manifest({"items": [e, dict(e)]})
+            plan.parse_manifest({"items": [e, dict(e)]})
 
     def test_fingerprint_follows_recipe(self):
         self.assertEqual(item(len=10).fingerprint(), item(len=10).fingerprint())
@@ -102,42 +105,42 @@ class SourceSelection(unittest.TestCase):
                 (root / rel).parent.mkdir(parents=True, exist_ok=True)
                 (root / rel).write_bytes(b"")
             it = item(glob="a/**/*.wav", exclude=["beep", "tone"])
-            self.assertEqual(bb.select_sources(root, it),
+            self.assertEqual(plan.select_sources(root, it),
                              ["a/x/hello.wav", "a/y/world.wav", "a/z/deep/zeta.wav"])
             it = item(glob="/a/*/*.wav", exclude=["beep"], max_clips=2)
-            self.assertEqual(bb.select_sources(root, it), ["a/x/hello.wav", "a/y/tone-2.wav"])
+            self.assertEqual(plan.select_sources(root, it), ["a/x/hello.wav", "a/y/tone-2.wav"])
 
     def test_exclude_matches_file_name_not_folder(self):
         with tempfile.TemporaryDirectory() as d:
             root = Path(d)
             (root / "silence").mkdir()
             (root / "silence" / "speech.wav").write_bytes(b"")
-            self.assertEqual(bb.select_sources(root, item(glob="*/*.wav", exclude=["silence"])),
+            self.assertEqual(plan.select_sources(root, item(glob="*/*.wav", exclude=["silence"])),
                              ["silence/speech.wav"])
 
 
 class ExcerptWindows(unittest.TestCase):
     def test_pure_choice_skips_silent_window(self):
         silent = {300: 1.0}  # the 30 % window is silent
-        starts = bb.choose_windows(1000, 100, 1, lambda s: silent.get(s, 0.0))
+        starts = plan.choose_windows(1000, 100, 1, lambda s: silent.get(s, 0.0))
         self.assertEqual(starts, [600])
-        starts = bb.choose_windows(1000, 100, 2, lambda s: silent.get(s, 0.0))
+        starts = plan.choose_windows(1000, 100, 2, lambda s: silent.get(s, 0.0))
         self.assertEqual(starts, [600, 100])
 
     def test_only_needed_windows_are_scored(self):
         calls = []
-        starts = bb.choose_windows(1000, 100, 1, lambda s: calls.append(s) or 0.0)
+        starts = plan.choose_windows(1000, 100, 1, lambda s: calls.append(s) or 0.0)
         self.assertEqual((starts, calls), ([300], [300]))
 
     def test_short_track_and_all_silent(self):
-        self.assertEqual(bb.choose_windows(50, 100, 2, lambda s: 0.0), [0])
+        self.assertEqual(plan.choose_windows(50, 100, 2, lambda s: 0.0), [0])
         # Everything silent: the least silent candidate wins.
         scores = {300: 0.9, 600: 0.7, 100: 0.95}
-        starts = bb.choose_windows(1000, 100, 1, lambda s: scores.get(s, 1.0))
+        starts = plan.choose_windows(1000, 100, 1, lambda s: scores.get(s, 1.0))
         self.assertEqual(starts, [600])
 
     def test_windows_never_overlap_and_fit(self):
-        starts = bb.choose_windows(250, 100, 3, lambda s: 0.0)
+        starts = plan.choose_windows(250, 100, 3, lambda s: 0.0)
         self.assertTrue(all(0 <= s <= 150 for s in starts))
         for a in starts:
             for b in starts:
@@ -149,20 +152,20 @@ class ExcerptWindows(unittest.TestCase):
             d = Path(d)
             parts = [tone(d / "a.wav", 28), silence(d / "b.wav", 14), tone(d / "c.wav", 58, 660)]
             sox(*map(str, parts), str(d / "track.wav"))
-            track = bb.open_track([d / "track.wav"], d)
+            track = audio.open_track([d / "track.wav"], d)
             self.assertEqual((track.rate, track.channels, track.frames), (RATE, 1, 100 * RATE))
             win = 10 * RATE
-            frac = lambda s: bb.silent_fraction(  # noqa: E731
-                bb.decode_window(track, RATE, 1, s, win), 1, RATE)
+            frac = lambda s: plan.silent_fraction(  # noqa: E731
+                audio.decode_window(track, RATE, 1, s, win), 1, RATE)
             self.assertEqual(frac(30 * RATE), 1.0)
             self.assertEqual(frac(60 * RATE), 0.0)
-            self.assertEqual(bb.choose_windows(track.frames, win, 1, frac), [60 * RATE])
+            self.assertEqual(plan.choose_windows(track.frames, win, 1, frac), [60 * RATE])
 
     def test_decode_window_is_exact_length_after_resampling(self):
         with tempfile.TemporaryDirectory() as d:
             d = Path(d)
-            track = bb.open_track([tone(d / "a.wav", 3, ch=2)], d)
-            a = bb.decode_window(track, 22050, 1, RATE, RATE)  # 1 s from 1 s, mono 22.05k
+            track = audio.open_track([tone(d / "a.wav", 3, ch=2)], d)
+            a = audio.decode_window(track, 22050, 1, RATE, RATE)  # 1 s from 1 s, mono 22.05k
             self.assertEqual(len(a), 22050)
             self.assertGreater(max(a), 0.4)
 
@@ -175,7 +178,7 @@ class ExcerptWindows(unittest.TestCase):
             tone(root / "songs" / "Big Song" / "song.wav", 40, 440, 2)
             tone(root / "songs" / "Big Song" / "guitar.wav", 40, 880, 2)
             it = item(glob="songs/*/song.wav", stems=["song.wav", "guitar.wav"], ch=2, sr=16000)
-            p = bb.Prepared(it, root, d, out / "t", "1.0", bb.select_sources(root, it))
+            p = bb.Prepared(it, root, d, out / "t", "1.0", plan.select_sources(root, it))
             recs = bb.excerpt_task(p, 0, p.sources[0])
             self.assertEqual(len(recs), 1)
             r = recs[0]
@@ -184,27 +187,36 @@ class ExcerptWindows(unittest.TestCase):
             self.assertEqual([s["file"] for s in r["sources"]],
                              ["songs/Big Song/song.wav", "songs/Big Song/guitar.wav"])
             flac = out / r["path"]
-            self.assertEqual(bb.sha256_file(flac), r["sha256"])
+            self.assertEqual(audio.sha256_file(flac), r["sha256"])
             self.assertEqual(len(decode_flac(flac)), 10 * 16000 * 2)
+
+
+class Levels(unittest.TestCase):
+    def test_normalise_peak(self):
+        a = array.array("f", [0.0, 0.1, -0.25, 0.2])
+        b, gain = audio.normalise_peak(a, -1.0)
+        self.assertAlmostEqual(gain, round(-1.0 - 20 * math.log10(0.25), 2))
+        self.assertAlmostEqual(max(map(abs, b)), 10 ** (-1 / 20), places=3)
+        self.assertEqual(audio.normalise_peak(array.array("f", [0.0] * 4), -1.0)[1], 0.0)
 
 
 class ConcatAndChunks(unittest.TestCase):
     def test_plan(self):
-        chunks = bb.plan_chunks([10, 20, 5], gap=2, chunk=12)
+        chunks = plan.plan_chunks([10, 20, 5], gap=2, chunk=12)
         # joined: 0-10 src0, 12-32 src1, 34-39 src2; 39 frames -> 3 chunks, 3-frame tail dropped
         self.assertEqual([(c.start, c.length) for c in chunks], [(0, 12), (12, 12), (24, 12)])
-        S = bb.Segment
+        S = plan.Segment
         self.assertEqual(chunks[0].segments, (S(0, 0, 10, 0),))
         self.assertEqual(chunks[1].segments, (S(1, 0, 12, 0),))
         self.assertEqual(chunks[2].segments, (S(1, 12, 8, 0), S(2, 0, 2, 10)))
 
     def test_tail_rules(self):
-        self.assertEqual([c.length for c in bb.plan_chunks([18], 0, 12)], [12, 6])  # half kept
-        self.assertEqual([c.length for c in bb.plan_chunks([17], 0, 12)], [12])  # < half dropped
-        self.assertEqual([c.length for c in bb.plan_chunks([5], 0, 12)], [5])  # only chunk kept
-        self.assertEqual(bb.plan_chunks([0, 0], 3, 12), [])
+        self.assertEqual([c.length for c in plan.plan_chunks([18], 0, 12)], [12, 6])  # half kept
+        self.assertEqual([c.length for c in plan.plan_chunks([17], 0, 12)], [12])  # < half dropped
+        self.assertEqual([c.length for c in plan.plan_chunks([5], 0, 12)], [5])  # only chunk kept
+        self.assertEqual(plan.plan_chunks([0, 0], 3, 12), [])
         # zero-length sources get no gap
-        self.assertEqual([c.length for c in bb.plan_chunks([4, 0, 4], 2, 100)], [10])
+        self.assertEqual([c.length for c in plan.plan_chunks([4, 0, 4], 2, 100)], [10])
 
     def test_concat_task_audio(self):
         with tempfile.TemporaryDirectory() as d:
@@ -215,7 +227,7 @@ class ConcatAndChunks(unittest.TestCase):
             tone(root / "v" / "one.wav", 1.0, 440)
             tone(root / "v" / "two.wav", 1.0, 660, ch=2)  # stereo source mixed to mono
             it = item(name="s", glob="v/*.wav", mode="concat", gap=0.5, len=1, sr=RATE)
-            p = bb.Prepared(it, root, d, out / "s", "1.0", bb.select_sources(root, it))
+            p = bb.Prepared(it, root, d, out / "s", "1.0", plan.select_sources(root, it))
             recs = bb.concat_task(p)
             self.assertEqual([r["seconds"] for r in recs], [1.0, 1.0, 0.5])
             second = decode_flac(out / recs[1]["path"])
@@ -229,8 +241,8 @@ class ConcatAndChunks(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             d = Path(d)
             data = array.array("f", [((i * 37) % 200 - 100) / 300 for i in range(RATE)]).tobytes()
-            a = bb.write_flac(data, RATE, 1, d / "a.flac")
-            b = bb.write_flac(data, RATE, 1, d / "b.flac")
+            a = audio.write_flac(data, RATE, 1, d / "a.flac")
+            b = audio.write_flac(data, RATE, 1, d / "b.flac")
             self.assertEqual(a, b)
             self.assertFalse((d / "a.flac.partial").exists())
 
