@@ -226,10 +226,13 @@ def up_to_date(item: Item, entry: dict | None, out: Path) -> bool:
     cand = candidate_version(item.package)
     if cand is not None and cand != entry.get("version"):
         return False
-    for rec in entry["files"]:
-        f = out / rec["path"]
-        if not f.is_file() or sha256_file(f) != rec["sha256"]:
-            return False
+    try:
+        for rec in entry["files"]:
+            f = out / rec["path"]
+            if not f.is_file() or sha256_file(f) != rec["sha256"]:
+                return False
+    except (KeyError, TypeError):  # a hand-edited or damaged MANIFEST.json: rebuild
+        return False
     return True
 
 
@@ -250,6 +253,83 @@ def default_manifest() -> Path | None:
         if c.is_file():
             return c
     return None
+
+
+class ItemFailed(Exception):
+    """One manifest item could not be built; the message says why."""
+
+
+def run_items(items: list[Item], args, out: Path, cache: Path, work_root: Path,
+              entries: dict, failed: dict, skipped: list) -> None:
+    """Prepare items one by one (downloads, unpacking) while their cut tasks run in
+    a pool of `args.jobs` threads; update entries/failed/skipped in place."""
+    pending = []  # (Prepared, [futures])
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for n, item in enumerate(items, 1):
+            log(f"[{n}/{len(items)}] {item.name} ({item.package}, {item.mode})")
+            if not args.force and up_to_date(item, entries.get(item.name), out):
+                log(f"  {item.name}: up to date ({len(entries[item.name]['files'])} files), skipped")
+                skipped.append(item.name)
+                continue
+            entries.pop(item.name, None)
+            try:
+                p = prepare(item, out, cache, work_root)
+            except Exception as e:  # noqa: BLE001 - one item's failure must not stop the rest
+                failed[item.name] = describe(e)
+                log(f"  {item.name}: FAILED: {failed[item.name]}")
+                continue
+            log(f"  {item.name}: {item.package} {p.version}: {len(p.sources)} source file(s)")
+            if item.mode == "excerpt":
+                futs = [pool.submit(excerpt_task, p, i, rel) for i, rel in enumerate(p.sources)]
+            else:
+                futs = [pool.submit(concat_task, p)]
+            pending.append((p, futs))
+        for p, futs in pending:
+            try:
+                entries[p.item.name] = finish_item(p, futs)
+            except ItemFailed as e:
+                failed[p.item.name] = str(e)
+                log(f"  {p.item.name}: FAILED: {e}")
+
+
+def describe(e: BaseException) -> str:
+    """An error as one line: tool errors as they are, anything else with its type."""
+    return str(e) if isinstance(e, (BuildError, OSError)) else f"{type(e).__name__}: {e}"
+
+
+def finish_item(p: Prepared, futs: list) -> dict:
+    """Collect an item's task results, drop stale outputs, return its manifest entry."""
+    item = p.item
+    records: list[dict] = []
+    errors = []
+    for f in futs:
+        try:
+            records.extend(f.result())
+        except Exception as e:  # noqa: BLE001 - reported, the other items go on
+            errors.append(describe(e))
+    shutil.rmtree(p.work, ignore_errors=True)
+    if errors:
+        raise ItemFailed("; ".join(errors))
+    for r in records:
+        # Each file carries its own provenance and licence, so it can be copied out
+        # of the set without losing them.
+        r.update(package=item.package, version=p.version, license=item.license)
+    keep = {Path(r["path"]).name for r in records}
+    for stale in p.out_dir.iterdir():
+        if stale.name not in keep:
+            stale.unlink()
+    total = sum(r["seconds"] for r in records)
+    log(f"  {item.name}: done, {len(records)} file(s), {total / 60:.2f} min")
+    return {
+        "package": item.package,
+        "version": p.version,
+        "license": item.license,
+        "category": item.category,
+        "mode": item.mode,
+        "fingerprint": item.fingerprint(),
+        "seconds": round(total, 6),
+        "files": records,
+    }
 
 
 def build(args) -> int:
@@ -291,65 +371,11 @@ def build(args) -> int:
 
     t0 = time.monotonic()
     failed: dict[str, str] = {}
-    built: list[str] = []
     skipped: list[str] = []
-    pending = []  # (Prepared, [futures])
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for n, item in enumerate(items, 1):
-            log(f"[{n}/{len(items)}] {item.name} ({item.package}, {item.mode})")
-            if not args.force and up_to_date(item, entries.get(item.name), out):
-                log(f"  {item.name}: up to date ({len(entries[item.name]['files'])} files), skipped")
-                skipped.append(item.name)
-                continue
-            entries.pop(item.name, None)
-            try:
-                p = prepare(item, out, cache, work_root)
-            except (BuildError, OSError) as e:
-                failed[item.name] = str(e)
-                log(f"  {item.name}: FAILED: {e}")
-                continue
-            log(f"  {item.name}: {item.package} {p.version}: {len(p.sources)} source file(s)")
-            if item.mode == "excerpt":
-                futs = [pool.submit(excerpt_task, p, i, rel) for i, rel in enumerate(p.sources)]
-            else:
-                futs = [pool.submit(concat_task, p)]
-            pending.append((p, futs))
-        for p, futs in pending:
-            item = p.item
-            records: list[dict] = []
-            errors = []
-            for f in futs:
-                try:
-                    records.extend(f.result())
-                except (BuildError, OSError, ValueError) as e:
-                    errors.append(str(e))
-            shutil.rmtree(p.work, ignore_errors=True)
-            for r in records:
-                # Each file carries its own provenance and licence, so it can be
-                # copied out of the set without losing them.
-                r.update(package=item.package, version=p.version, license=item.license)
-            if errors:
-                failed[item.name] = "; ".join(errors)
-                log(f"  {item.name}: FAILED: {failed[item.name]}")
-                continue
-            keep = {Path(r["path"]).name for r in records}
-            for stale in p.out_dir.iterdir():
-                if stale.name not in keep:
-                    stale.unlink()
-            total = sum(r["seconds"] for r in records)
-            entries[item.name] = {
-                "package": item.package,
-                "version": p.version,
-                "license": item.license,
-                "category": item.category,
-                "mode": item.mode,
-                "fingerprint": item.fingerprint(),
-                "seconds": round(total, 6),
-                "files": records,
-            }
-            built.append(item.name)
-            log(f"  {item.name}: done, {len(records)} file(s), {total / 60:.2f} min")
-    shutil.rmtree(work_root, ignore_errors=True)
+    try:
+        run_items(items, args, out, cache, work_root, entries, failed, skipped)
+    finally:
+        shutil.rmtree(work_root, ignore_errors=True)
 
     ordered = {n: entries[n] for n in all_names if n in entries}
     write_json_atomic(manifest_out, {
@@ -372,7 +398,7 @@ def build(args) -> int:
         files = len(e["files"]) if e else 0
         mins = e["seconds"] / 60 if e else 0.0
         log(f"{item.name:34} {files:5d} {mins:8.2f}  {status}")
-    log(f"total: {sum(e['seconds'] for e in ordered.values()) / 60:.2f} min in "
+    log(f"set total: {sum(e['seconds'] for e in ordered.values()) / 60:.2f} min in "
         f"{sum(len(e['files']) for e in ordered.values())} files; "
         f"wall {time.monotonic() - t0:.1f} s; manifest {manifest_out}")
     for name, err in failed.items():

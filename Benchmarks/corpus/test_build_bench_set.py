@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -245,6 +246,30 @@ class ConcatAndChunks(unittest.TestCase):
             b = audio.write_flac(data, RATE, 1, d / "b.flac")
             self.assertEqual(a, b)
             self.assertFalse((d / "a.flac.partial").exists())
+
+
+class Idempotency(unittest.TestCase):
+    def test_up_to_date_needs_same_recipe_and_hashes(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d)
+            (out / "t").mkdir()
+            (out / "t" / "a.flac").write_bytes(b"abc")
+            it = item()
+            entry = {"fingerprint": it.fingerprint(), "version": "1",
+                     "files": [{"path": "t/a.flac", "sha256": audio.sha256_file(out / "t/a.flac")}]}
+            with mock.patch.object(bb, "candidate_version", return_value="2"):
+                self.assertFalse(bb.up_to_date(it, entry, out))  # apt would fetch a newer one
+            with mock.patch.object(bb, "candidate_version", return_value="1"):
+                self.assertTrue(bb.up_to_date(it, entry, out))
+            self.enterContext(mock.patch.object(bb, "candidate_version", return_value=None))
+            self.assertTrue(bb.up_to_date(it, entry, out))
+            self.assertFalse(bb.up_to_date(item(package=it.package, len=11), entry, out))
+            self.assertFalse(bb.up_to_date(it, None, out))
+            self.assertFalse(bb.up_to_date(it, {**entry, "files": [{"path": "t/a.flac"}]}, out))
+            (out / "t" / "a.flac").write_bytes(b"abd")
+            self.assertFalse(bb.up_to_date(it, entry, out))
+            (out / "t" / "a.flac").unlink()
+            self.assertFalse(bb.up_to_date(it, entry, out))
 
 
 if __name__ == "__main__":
