@@ -47,7 +47,9 @@ public struct WatermarkRecordingAnalyzer: Sendable {
                 let buffer = AudioBuffer(samples: window, channels: channels, sampleRate: rate)
                 let offset = Double(windowStart) / Double(rate)
                 for d in try detector.detect(buffer) {
-                    found.append(ScanDetection(message: d.hex, start: d.start + offset, end: d.end + offset, score: d.score))
+                    // Milliseconds and hundredths are what the detector resolves; more digits are noise.
+                    found.append(ScanDetection(message: d.hex, start: Self.round(d.start + offset, 1000),
+                                               end: Self.round(d.end + offset, 1000), score: Self.round(d.score, 100)))
                 }
                 if atEnd { break }
                 window.removeFirst(stepFrames * channels)
@@ -60,6 +62,8 @@ public struct WatermarkRecordingAnalyzer: Sendable {
         }
         return RecordingAnalysis(duration: Double(reader.framesRead) / Double(rate), detections: Self.merge(found))
     }
+
+    static func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
 
     /// Joins detections of one ID that overlap or touch (chunk overlaps report some twice).
     static func merge(_ detections: [ScanDetection], gap: Double = 1.0) -> [ScanDetection] {
