@@ -18,7 +18,7 @@ struct Qix: ParsableCommand {
             """,
         version: QixVersion.string,
         subcommands: [
-            InfoCommand.self, KeygenCommand.self, EmbedCommand.self, DetectCommand.self,
+            InfoCommand.self, KeygenCommand.self, EmbedCommand.self, DetectCommand.self, ListenCommand.self,
             ScanCommand.self, ReportCommand.self, MergeCommand.self, EvalCommand.self, SimCommand.self,
         ])
 
