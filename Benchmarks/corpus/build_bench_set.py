@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_audio import (  # noqa: E402
     INSTALL_LINE, MIDI_PEAK_DBFS, MIDI_RATE, BuildError, Raw, check_tools, decode_window,
     fetch_package, log, normalise_peak, open_track, render_midi, sha256_file,
-    source_format, unpack, write_flac,
+    source_format, tool_versions, unpack, write_flac,
 )
 from corpus_plan import (  # noqa: E402
     SCRIPT_VERSION, Item, choose_windows, load_manifest, plan_chunks, select_sources,
@@ -385,6 +385,7 @@ def build(args) -> int:
         "source_manifest_sha256": sha256_file(manifest_path),
         "licensing": "each output file inherits the licence of its package (field 'license'); "
                      "do not mix CC-BY-SA and GPL items into one file",
+        "tools": tool_versions(),
         "seconds": round(sum(e["seconds"] for e in ordered.values()), 6),
         "items": ordered,
     })
