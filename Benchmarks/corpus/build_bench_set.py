@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_audio import (  # noqa: E402
     INSTALL_LINE, MIDI_PEAK_DBFS, MIDI_RATE, BuildError, Raw, check_tools, decode_window,
     fetch_package, log, normalise_peak, open_track, render_midi, sha256_file,
-    source_format, unpack, write_flac,
+    source_format, tool_versions, unpack, write_flac,
 )
 from corpus_plan import (  # noqa: E402
     SCRIPT_VERSION, Item, choose_windows, load_manifest, plan_chunks, select_sources,
@@ -64,6 +64,7 @@ class Prepared:
     version: str
     sources: list[str]
     soundfont: tuple[Path, dict] | None = None  # (sf2 path, provenance)
+    started: float = 0.0  # time.monotonic() when its download began
 
 
 def seconds(frames: int, rate: int) -> float:
@@ -184,6 +185,7 @@ def concat_task(p: Prepared) -> list[dict]:
 
 def prepare(item: Item, out: Path, cache: Path, work_root: Path) -> Prepared:
     """Download and unpack an item's package(s) and list its sources."""
+    started = time.monotonic()
     deb, version = fetch_package(item.package, cache)
     work = Path(tempfile.mkdtemp(prefix=f"{item.name}-", dir=work_root))
     root = work / "pkg"
@@ -205,7 +207,7 @@ def prepare(item: Item, out: Path, cache: Path, work_root: Path) -> Prepared:
                            "renderer": "fluidsynth", "rate": MIDI_RATE})
     out_dir = out / item.name
     out_dir.mkdir(parents=True, exist_ok=True)
-    return Prepared(item, root, work, out_dir, version, sources, soundfont)
+    return Prepared(item, root, work, out_dir, version, sources, soundfont, started)
 
 
 def candidate_version(package: str) -> str | None:
@@ -280,9 +282,10 @@ def run_items(items: list[Item], args, out: Path, cache: Path, work_root: Path,
                 continue
             log(f"  {item.name}: {item.package} {p.version}: {len(p.sources)} source file(s)")
             if item.mode == "excerpt":
-                futs = [pool.submit(excerpt_task, p, i, rel) for i, rel in enumerate(p.sources)]
+                futs = [pool.submit(timed, excerpt_task, p, i, rel)
+                        for i, rel in enumerate(p.sources)]
             else:
-                futs = [pool.submit(concat_task, p)]
+                futs = [pool.submit(timed, concat_task, p)]
             pending.append((p, futs))
         for p, futs in pending:
             try:
@@ -290,6 +293,12 @@ def run_items(items: list[Item], args, out: Path, cache: Path, work_root: Path,
             except ItemFailed as e:
                 failed[p.item.name] = str(e)
                 log(f"  {p.item.name}: FAILED: {e}")
+
+
+def timed(task, *args) -> tuple[list[dict], float]:
+    """Run a cut task; return its records and when it finished (for per-item times)."""
+    records = task(*args)
+    return records, time.monotonic()
 
 
 def describe(e: BaseException) -> str:
@@ -302,9 +311,12 @@ def finish_item(p: Prepared, futs: list) -> dict:
     item = p.item
     records: list[dict] = []
     errors = []
+    finished = p.started
     for f in futs:
         try:
-            records.extend(f.result())
+            recs, end = f.result()
+            records.extend(recs)
+            finished = max(finished, end)
         except Exception as e:  # noqa: BLE001 - reported, the other items go on
             errors.append(describe(e))
     shutil.rmtree(p.work, ignore_errors=True)
@@ -319,7 +331,8 @@ def finish_item(p: Prepared, futs: list) -> dict:
         if stale.name not in keep:
             stale.unlink()
     total = sum(r["seconds"] for r in records)
-    log(f"  {item.name}: done, {len(records)} file(s), {total / 60:.2f} min")
+    log(f"  {item.name}: done, {len(records)} file(s), {total / 60:.2f} min, "
+        f"{finished - p.started:.0f} s from download to last file (jobs shared)")
     return {
         "package": item.package,
         "version": p.version,
@@ -385,6 +398,7 @@ def build(args) -> int:
         "source_manifest_sha256": sha256_file(manifest_path),
         "licensing": "each output file inherits the licence of its package (field 'license'); "
                      "do not mix CC-BY-SA and GPL items into one file",
+        "tools": tool_versions(),
         "seconds": round(sum(e["seconds"] for e in ordered.values()), 6),
         "items": ordered,
     })

@@ -82,6 +82,20 @@ def check_tools() -> list[str]:
     return missing
 
 
+def tool_versions() -> dict[str, str]:
+    """First version line of each audio tool, recorded in MANIFEST.json because
+    bit-identical rebuilds need the same tool versions as well as the same packages."""
+    versions = {}
+    for tool, flag in (("sox", "--version"), ("ffmpeg", "-version"), ("fluidsynth", "--version")):
+        try:
+            p = subprocess.run([tool, flag], capture_output=True, text=True)
+        except FileNotFoundError:
+            continue
+        lines = (p.stdout or p.stderr).strip().splitlines()
+        versions[tool] = lines[0].strip() if lines else "unknown"
+    return versions
+
+
 # ----------------------------------------------------------------------------
 # Packages
 

@@ -272,5 +272,16 @@ class Idempotency(unittest.TestCase):
             self.assertFalse(bb.up_to_date(it, entry, out))
 
 
+def main() -> int:
+    """Run the suite and close with a plain 'N passed, N failed' line for CI logs."""
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    result = unittest.TextTestRunner(verbosity=1).run(suite)
+    bad = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    skipped = len(result.skipped)
+    passed = result.testsRun - bad - skipped
+    print(f"{passed} passed, {bad} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 0 if result.wasSuccessful() else 1
+
+
 if __name__ == "__main__":
-    unittest.main()
+    sys.exit(main())
