@@ -147,14 +147,22 @@ def concat_task(p: Prepared) -> list[dict]:
         rate = item.sr or source_format(p.root / p.sources[0])[0]
         ch = item.ch or 1
         raws: list[Raw] = []
+        gap = int(round(item.gap * rate))
+        chunk = int(round(item.len * rate))
+        # max_clips caps the chunks: decode only as many sources as they need.
+        wanted = None if item.max_clips is None else item.max_clips * chunk
         for i, rel in enumerate(p.sources):
+            if wanted is not None and sum(r.frames + gap for r in raws) >= wanted:
+                break
             # Each decoded source goes to a scratch file so memory stays bounded.
             track = open_track([p.root / rel], tmp)
             dest = tmp / f"s{i:04d}.f32"
             dest.write_bytes(decode_window(track, rate, ch, 0, track.frames).tobytes())
             raws.append(Raw(dest, rate, ch))
         lengths = [r.frames for r in raws]
-        chunks = plan_chunks(lengths, int(round(item.gap * rate)), int(round(item.len * rate)))
+        chunks = plan_chunks(lengths, gap, chunk)
+        if item.max_clips is not None:
+            chunks = chunks[: item.max_clips]
         records = []
         for k, c in enumerate(chunks):
             buf = array.array("f", bytes(4 * ch * c.length))  # zeros = the gaps
@@ -176,7 +184,7 @@ def concat_task(p: Prepared) -> list[dict]:
                              "length": seconds(s.length, rate),
                              "at": seconds(s.chunk_offset, rate)} for s in c.segments],
             })
-        log(f"  {item.name}: {len(p.sources)} source(s), "
+        log(f"  {item.name}: {len(raws)} source(s), "
             f"{sum(lengths) / rate:.1f}s joined -> {len(records)} chunk(s)")
         return records
     finally:

@@ -149,7 +149,9 @@ def load_manifest(path: Path) -> list[Item]:
 
 def select_sources(root: Path, item: Item) -> list[str]:
     """Paths (relative to root, sorted bytewise) matching the item's glob, minus
-    names containing an `exclude` word, capped at `max_clips`."""
+    names containing an `exclude` word. For excerpt items `max_clips` caps the source
+    files; for concat items it caps the output chunks (concat_task), since joined
+    speech is cut into many clips and the manifest's ~75 minutes count those."""
     pattern = item.glob.lstrip("/")
     found = sorted(
         os.path.relpath(p, root)
@@ -157,7 +159,7 @@ def select_sources(root: Path, item: Item) -> list[str]:
         if os.path.isfile(p)
     )
     kept = [p for p in found if not any(x in os.path.basename(p) for x in item.exclude)]
-    if item.max_clips is not None:
+    if item.max_clips is not None and item.mode != "concat":
         kept = kept[: item.max_clips]
     return kept
 

@@ -110,6 +110,9 @@ class SourceSelection(unittest.TestCase):
                              ["a/x/hello.wav", "a/y/world.wav", "a/z/deep/zeta.wav"])
             it = item(glob="/a/*/*.wav", exclude=["beep"], max_clips=2)
             self.assertEqual(plan.select_sources(root, it), ["a/x/hello.wav", "a/y/tone-2.wav"])
+            # Concat items keep every source: there max_clips caps the output chunks.
+            it = item(glob="/a/*/*.wav", exclude=["beep"], max_clips=2, mode="concat")
+            self.assertEqual(len(plan.select_sources(root, it)), 3)
 
     def test_exclude_matches_file_name_not_folder(self):
         with tempfile.TemporaryDirectory() as d:

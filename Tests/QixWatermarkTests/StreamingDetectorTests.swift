@@ -40,9 +40,9 @@ struct StreamingDetectorTests {
         return heard + detector.finish()
     }
 
-    @Test("an ID heard for 40 s is announced once; after 10 s of unmarked audio it is announced again")
+    @Test("an ID heard for 24 s is announced once; after 10 s of unmarked audio it is announced again")
     func repeats() throws {
-        let (buffer, stretches) = try Self.program(marked: [(0xA1B2C3D4, 40), (0xA1B2C3D4, 12)], gap: 10)
+        let (buffer, stretches) = try Self.program(marked: [(0xA1B2C3D4, 24), (0xA1B2C3D4, 8)], gap: 10)
         let heard = try Self.listen(buffer)
         #expect(heard.map(\.hex) == ["a1b2c3d4", "a1b2c3d4"], "\(heard)")
         for (h, stretch) in zip(heard, stretches) {
