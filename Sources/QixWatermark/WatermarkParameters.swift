@@ -45,6 +45,7 @@ public enum WatermarkParameters {
     public static let targetSNR = 21.0
     /// Playback speeds the detector searches, as a fraction (0.03 = +-3 %).
     public static let speedRange = 0.03
-    /// Step of the coarse speed grid.
-    public static let speedStep = 0.005
+    /// Step of the coarse speed grid searched everywhere; windows whose best
+    /// candidates fail are retried half a step to either side.
+    public static let speedStep = 0.01
 }
