@@ -42,6 +42,7 @@ let package = Package(
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
+        .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
     ],
     swiftLanguageModes: [.v6]

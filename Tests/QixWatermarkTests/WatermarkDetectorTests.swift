@@ -68,4 +68,21 @@ struct WatermarkDetectorTests {
             if let speed = found.first?.speed { #expect(abs(speed - factor) < 0.006) }
         }
     }
+
+    /// A file marked only in its middle third: the reported stretch is within 0.5 s.
+    @Test func locatesAMarkedMiddleThird() throws {
+        let host = try TestSignals.corpus("a05", seconds: 24)
+        let third = host.frameCount / 3
+        let middle = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message))
+            .embed(host.slice(frames: third..<(2 * third)))
+        var audio = host
+        audio.samples.replaceSubrange((third * host.channels)..<(2 * third * host.channels), with: middle.samples)
+        let found = try WatermarkDetector(key: key).detect(audio)
+        #expect(found.count == 1)
+        let start = Double(third) / Double(host.sampleRate), end = 2 * start
+        if let d = found.first {
+            #expect(d.message == message)
+            #expect(abs(d.start - start) <= 0.5 && abs(d.end - end) <= 0.5, "\(d.start)-\(d.end) vs \(start)-\(end)")
+        }
+    }
 }
