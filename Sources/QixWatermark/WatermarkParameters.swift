@@ -32,7 +32,7 @@ public enum WatermarkParameters {
     /// Tiles per frame (one band in one slot).
     public static let tileCount = bandCount * slotsPerFrame
     /// Sync tiles in every slot (keyed bands); the other tiles carry coded payload bits.
-    public static let syncTilesPerSlot = 6
+    public static let syncTilesPerSlot = 4
     /// The ID's length in bits.
     public static let messageBits = 32
     /// Keyed check bits appended to the ID (HMAC-SHA-256 of key and ID): a random
