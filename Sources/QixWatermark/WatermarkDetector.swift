@@ -61,7 +61,10 @@ public final class WatermarkDetector {
         let hops = spectra.firstHop..<spectra.endHop
         guard hops.count >= 2 * P.hopsPerSlot else { return [] }
         let nominalChunks = max(1, (hops.upperBound + P.hopsPerFrame - 1) / P.hopsPerFrame)
-        let windows = Self.windows(chunks: nominalChunks)
+        let firstChunk = hops.lowerBound / P.hopsPerFrame
+        let windows = Self.windows(chunks: nominalChunks - firstChunk).map {
+            ($0.lowerBound + firstChunk)..<($0.upperBound + firstChunk)
+        }
         var candidates = [[Candidate]](repeating: [], count: windows.count)
         var stats: [Float] = []
         var fold = FrameFold()
@@ -89,12 +92,12 @@ public final class WatermarkDetector {
             for (w, range) in windows.enumerated() {
                 // The last window takes every chunk this speed produced (there may be one
                 // more or one fewer than at speed 1).
-                let upper = min(fold.chunkCount,
-                                range.upperBound >= nominalChunks ? max(fold.chunkCount, range.lowerBound) : range.upperBound)
-                let lower = min(range.lowerBound, upper)
+                let upper = min(fold.endChunk, range.upperBound >= nominalChunks ? fold.endChunk : range.upperBound)
+                let lower = max(fold.firstChunk, min(range.lowerBound, upper))
                 guard upper > lower else { continue }
+                let (a, b) = (lower - fold.firstChunk, upper - fold.firstChunk)
                 prefix.withUnsafeBufferPointer { p in
-                    for i in 0..<spectrumSize { windowSpectra[i] = p[upper * spectrumSize + i] - p[lower * spectrumSize + i] }
+                    for i in 0..<spectrumSize { windowSpectra[i] = p[b * spectrumSize + i] - p[a * spectrumSize + i] }
                 }
                 let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
@@ -172,7 +175,7 @@ public final class WatermarkDetector {
         var window: [Float] = []
         SpeedScale(speed: speed).statistics(spectra, hops: first..<max(first, last), floors: floors, into: &stats)
         fold.fold(stats, firstHop: first, speed: speed)
-        let upper = chunks.upperBound >= nominalChunks ? fold.chunkCount : min(fold.chunkCount, chunks.upperBound)
+        let upper = chunks.upperBound >= nominalChunks ? fold.endChunk : min(fold.endChunk, chunks.upperBound)
         fold.window(min(chunks.lowerBound, upper)..<upper, into: &window)
         return (window, correlator.correlate(window).offset)
     }

@@ -85,4 +85,27 @@ struct WatermarkDetectorTests {
             #expect(abs(d.start - start) <= 0.5 && abs(d.end - end) <= 0.5, "\(d.start)-\(d.end) vs \(start)-\(end)")
         }
     }
+
+    /// The streaming path: blocks of odd sizes through the front end, old hops dropped,
+    /// detection on what is left, with times still in stream seconds.
+    @Test func detectsFromStreamedBlocksAfterDroppingOldHops() throws {
+        let audio = try marked("a03", seconds: 12)
+        let frontEnd = try SpectralFrontEnd(inputRate: audio.sampleRate, channels: audio.channels)
+        var position = 0
+        var sizes = [1, 37, 4096, 999, 20_000]
+        while position < audio.samples.count {
+            let size = min(sizes[0] * audio.channels, audio.samples.count - position)
+            sizes.append(sizes.removeFirst())
+            audio.samples.withUnsafeBufferPointer { frontEnd.feed(UnsafeBufferPointer(rebasing: $0[position..<(position + size)])) }
+            position += size
+        }
+        frontEnd.finish()
+        var spectra = frontEnd.spectra
+        #expect(abs(spectra.count - 751) <= 1)
+        spectra.drop(before: 250)
+        #expect(spectra.firstHop == 250)
+        let found = WatermarkDetector(key: key).detect(spectra, duration: audio.duration)
+        #expect(found.map(\.message) == [message])
+        if let first = found.first { #expect(first.start >= 3.9 && first.end > 11.5) }
+    }
 }
