@@ -42,6 +42,12 @@ struct Qix: ParsableCommand {
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {
+            // `--help` on a subcommand arrives here: argument-parser returns its help
+            // command from parsing, and that command's run() throws the request.
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
             StandardError.line("qix: error: \(error)")
             Glibc.exit(1)
         }
