@@ -53,6 +53,7 @@ let package = Package(
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
+        .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),

@@ -64,23 +64,34 @@ public struct ConvolutionalCode: Sendable {
         var next = [Float](repeating: minusInfinity, count: states)
         // decisions[step * states + newState] = previous state
         var decisions = [UInt16](repeating: 0, count: steps * states)
-        for step in 0..<steps {
-            let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-            let inputs = step < inputBits ? 2 : 1
-            for i in 0..<states { next[i] = minusInfinity }
-            for state in 0..<states where metric[state] > minusInfinity {
-                for input in 0..<inputs {
-                    let base = (state * 2 + input) * 3
-                    let gain = branch[base] * s0 + branch[base + 1] * s1 + branch[base + 2] * s2
-                    let target = (input << Self.newest | state) >> 1
-                    let candidate = metric[state] + gain
-                    if candidate > next[target] {
-                        next[target] = candidate
-                        decisions[step * states + target] = UInt16(state)
+        branch.withUnsafeBufferPointer { branch in
+            decisions.withUnsafeMutableBufferPointer { decisions in
+                soft.withUnsafeBufferPointer { soft in
+                    for step in 0..<steps {
+                        let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
+                        let inputs = step < inputBits ? 2 : 1
+                        metric.withUnsafeMutableBufferPointer { metric in
+                            next.withUnsafeMutableBufferPointer { next in
+                                for i in 0..<states { next[i] = minusInfinity }
+                                for state in 0..<states {
+                                    let current = metric[state]
+                                    if current == minusInfinity { continue }
+                                    for input in 0..<inputs {
+                                        let base = (state * 2 + input) * 3
+                                        let candidate = current + branch[base] * s0 + branch[base + 1] * s1 + branch[base + 2] * s2
+                                        let target = (input << Self.newest | state) >> 1
+                                        if candidate > next[target] {
+                                            next[target] = candidate
+                                            decisions[step * states + target] = UInt16(state)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        swap(&metric, &next)
                     }
                 }
             }
-            swap(&metric, &next)
         }
         var bits = [UInt8](repeating: 0, count: steps)
         var state = 0

@@ -6,10 +6,14 @@ struct FrameFold {
     typealias P = WatermarkParameters
     /// Values per chunk: `bandCount * hopsPerFrame`, band-major.
     static var chunkSize: Int { P.bandCount * P.hopsPerFrame }
-    /// Folded values, `chunkCount * chunkSize`.
+    /// Folded values, `chunkCount * chunkSize`, from chunk `firstChunk` on.
     var values: [Float] = []
-    /// Number of chunks.
+    /// Absolute index of the first chunk held (non-zero for a stream's recent hops).
+    var firstChunk = 0
+    /// Number of chunks held.
     var chunkCount = 0
+    /// Absolute index one past the last chunk held.
+    var endChunk: Int { firstChunk + chunkCount }
 
     /// Folds `stats` (rows of `bandCount` values for global hops starting at `firstHop`)
     /// as played at `speed`: received hop m is original hop speed * m, split linearly
@@ -18,7 +22,8 @@ struct FrameFold {
         let bands = P.bandCount, period = P.hopsPerFrame
         let hops = stats.count / bands
         let lastU = speed * Double(firstHop + hops) + 2
-        chunkCount = max(1, Int(lastU / Double(period)) + 1)
+        firstChunk = Int(speed * Double(firstHop)) / period
+        chunkCount = max(1, Int(lastU / Double(period)) + 1 - firstChunk)
         values.removeAll(keepingCapacity: true)
         values.append(contentsOf: repeatElement(0, count: chunkCount * Self.chunkSize))
         stats.withUnsafeBufferPointer { s in
@@ -30,8 +35,9 @@ struct FrameFold {
                     for side in 0..<2 {
                         let target = base + side
                         let weight = side == 0 ? 1 - frac : frac
-                        let chunk = target / period, row = target - chunk * period
-                        guard weight > 0, chunk < chunkCount else { continue }
+                        let absolute = target / period, row = target - absolute * period
+                        let chunk = absolute - firstChunk
+                        guard weight > 0, chunk >= 0, chunk < chunkCount else { continue }
                         let offset = chunk * Self.chunkSize + row
                         for b in 0..<bands { v[offset + b * period] += weight * s[h * bands + b] }
                     }
@@ -40,7 +46,7 @@ struct FrameFold {
         }
     }
 
-    /// Sums chunks `range` into `window` (one frame, band-major) and scales each band
+    /// Sums chunks `range` (absolute indices) into `window` (one frame, band-major) and scales each band
     /// to unit RMS, so that every band weighs the same whatever its host level.
     func window(_ range: Range<Int>, into window: inout [Float]) {
         let size = Self.chunkSize, period = P.hopsPerFrame
@@ -48,8 +54,8 @@ struct FrameFold {
         window.append(contentsOf: repeatElement(0, count: size))
         values.withUnsafeBufferPointer { v in
             window.withUnsafeMutableBufferPointer { w in
-                for chunk in range where chunk < chunkCount {
-                    let base = chunk * size
+                for absolute in range where absolute >= firstChunk && absolute < endChunk {
+                    let base = (absolute - firstChunk) * size
                     for i in 0..<size { w[i] += v[base + i] }
                 }
                 for b in 0..<P.bandCount {

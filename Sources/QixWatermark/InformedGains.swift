@@ -1,3 +1,5 @@
+import Foundation
+
 /// Informed embedding: chooses the watermark depth of every tile from the host itself.
 ///
 /// The detector reads a tile as the sum over its 8 hops of (U - D) / (U + D), minus the
@@ -7,18 +9,10 @@
 /// chip x value to a common margin: little where the host already agrees with the chip,
 /// more (up to a cap) where it disagrees. How much a tile's value moves per unit depth
 /// is measured, not modelled: one probe pass at a fixed depth through the detector's own
-/// analysis. The margin is the largest whose total watermark energy stays within
-/// `depth^2 x host band energy`, so the SNR bound of a fixed depth still holds.
-import Foundation
-
-
+/// analysis. The margin is the largest whose total watermark energy stays `targetSNR`
+/// dB under the host's, and no tile goes deeper than `cap`.
 struct InformedGains {
     typealias P = WatermarkParameters
-    /// Smallest depth of a tile, relative to the budget depth: every tile keeps some mark.
-    static let floorRatio: Float = 0.25
-    /// Largest depth of a tile, relative to the budget depth.
-    static let capRatio: Float = 2.5
-
     /// Tile values as the detector computes them at speed 1 and offset 0, per global
     /// slot and band, plus each tile's band energy.
     static func tiles(_ spectra: HopSpectra) -> (values: [Float], energy: [Float]) {
@@ -45,8 +39,8 @@ struct InformedGains {
         return (values, energy)
     }
 
-    /// Largest depth of any tile: the mark stays at least 9 dB under the host in every tile.
-    static let cap: Float = 0.35
+    /// Largest depth of any tile: the mark stays at least 12 dB under the host in every tile.
+    static let cap: Float = 0.25
     /// Smallest depth of a tile that has energy: every tile keeps some mark.
     static let floor: Float = 0.03
 

@@ -13,6 +13,9 @@ struct SpeedScale {
     private let bins: [Int32]
     private let halves: [Int32]
     private let weights: [Float]
+    /// The contributions as runs over contiguous bins, one per up/down group:
+    /// first stored bin, first contribution index, count, and half-band index.
+    private let runs: [(bin: Int, entry: Int, count: Int, half: Int)]
 
     /// Builds the bin map for `speed`: each half band's interval of bin centres, scaled,
     /// split over the received bins it overlaps.
@@ -39,6 +42,16 @@ struct SpeedScale {
         self.bins = bins
         self.halves = halves
         self.weights = weights
+        var runs: [(bin: Int, entry: Int, count: Int, half: Int)] = []
+        for e in 0..<bins.count {
+            if let last = runs.last, last.half == Int(halves[e]), last.bin + last.count == Int(bins[e]),
+               last.entry + last.count == e {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((Int(bins[e]), e, 1, Int(halves[e])))
+            }
+        }
+        self.runs = runs
     }
 
     /// The chip statistic (U - D) / (U + D) of every band for hops `range` of `spectra`
@@ -68,8 +81,11 @@ struct SpeedScale {
                                 for h in 0..<hops {
                                     let row = (range.lowerBound + h - spectra.firstHop) * width
                                     for i in 0..<half.count { half[i] = 0 }
-                                    for e in 0..<bins.count {
-                                        half[Int(halves[e])] += weights[e] * power[row + Int(bins[e])]
+                                    for run in runs {
+                                        var sum: Float = 0
+                                        let base = row + run.bin
+                                        for i in 0..<run.count { sum += weights[run.entry + i] * power[base + i] }
+                                        half[run.half] += sum
                                     }
                                     for b in 0..<bandCount {
                                         let up = half[2 * b], down = half[2 * b + 1]

@@ -61,7 +61,10 @@ public final class WatermarkDetector {
         let hops = spectra.firstHop..<spectra.endHop
         guard hops.count >= 2 * P.hopsPerSlot else { return [] }
         let nominalChunks = max(1, (hops.upperBound + P.hopsPerFrame - 1) / P.hopsPerFrame)
-        let windows = Self.windows(chunks: nominalChunks)
+        let firstChunk = hops.lowerBound / P.hopsPerFrame
+        let windows = Self.windows(chunks: nominalChunks - firstChunk).map {
+            ($0.lowerBound + firstChunk)..<($0.upperBound + firstChunk)
+        }
         var candidates = [[Candidate]](repeating: [], count: windows.count)
         var stats: [Float] = []
         var fold = FrameFold()
@@ -89,12 +92,12 @@ public final class WatermarkDetector {
             for (w, range) in windows.enumerated() {
                 // The last window takes every chunk this speed produced (there may be one
                 // more or one fewer than at speed 1).
-                let upper = min(fold.chunkCount,
-                                range.upperBound >= nominalChunks ? max(fold.chunkCount, range.lowerBound) : range.upperBound)
-                let lower = min(range.lowerBound, upper)
+                let upper = min(fold.endChunk, range.upperBound >= nominalChunks ? fold.endChunk : range.upperBound)
+                let lower = max(fold.firstChunk, min(range.lowerBound, upper))
                 guard upper > lower else { continue }
+                let (a, b) = (lower - fold.firstChunk, upper - fold.firstChunk)
                 prefix.withUnsafeBufferPointer { p in
-                    for i in 0..<spectrumSize { windowSpectra[i] = p[upper * spectrumSize + i] - p[lower * spectrumSize + i] }
+                    for i in 0..<spectrumSize { windowSpectra[i] = p[b * spectrumSize + i] - p[a * spectrumSize + i] }
                 }
                 let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
@@ -107,13 +110,25 @@ public final class WatermarkDetector {
             }
         }
         var found: [Found] = []
-        for (w, range) in windows.enumerated() {
-            for candidate in candidates[w] {
-                let tiles = decoder.tiles(candidate.window, offset: candidate.offset)
-                guard let (payload, score) = decoder.decode(tiles: tiles), score >= Self.minimumScore else { continue }
-                found.append(Found(chunks: range, speed: speeds[candidate.speed].speed, offset: candidate.offset,
-                                   payload: payload, score: score))
-                break
+        windowLoop: for (w, range) in windows.enumerated() {
+            for candidate in candidates[w] where candidate.z >= Self.decodeZ {
+                let speed = speeds[candidate.speed].speed
+                if let (payload, score) = decode(candidate.window, offset: candidate.offset) {
+                    found.append(Found(chunks: range, speed: speed, offset: candidate.offset, payload: payload, score: score))
+                    continue windowLoop
+                }
+            }
+            // The coarse grid can be half a step off: refine around promising candidates.
+            for candidate in candidates[w] where candidate.z >= Self.refineZ {
+                for step in [-0.5, 0.5] {
+                    let speed = speeds[candidate.speed].speed + step * P.speedStep
+                    let (window, offset) = refold(spectra, chunks: range, nominalChunks: nominalChunks,
+                                                  speed: speed, floors: floors)
+                    if let (payload, score) = decode(window, offset: offset) {
+                        found.append(Found(chunks: range, speed: speed, offset: offset, payload: payload, score: score))
+                        continue windowLoop
+                    }
+                }
             }
         }
         var detections = merge(found, nominalChunks: nominalChunks, duration: duration)
@@ -131,6 +146,38 @@ public final class WatermarkDetector {
             detections[i].end = min(duration, (Double(located.upperBound) - 0.5) * hopSeconds)
         }
         return detections
+    }
+
+    /// Sync z-score below which a candidate is not worth a Viterbi run (noise peaks
+    /// among 192 offsets sit near 3; a decodable mark's sync stands well above).
+    static let decodeZ: Float = 2.5
+    /// Sync z-score above which a failed candidate is retried between grid speeds.
+    static let refineZ: Float = 3.5
+
+    /// The payload and score of a folded window at a frame offset, when the keyed
+    /// check holds and the score reaches the minimum.
+    private func decode(_ window: [Float], offset: Int) -> (WatermarkPayload, Float)? {
+        let tiles = decoder.tiles(window, offset: offset)
+        guard let (payload, score) = decoder.decode(tiles: tiles), score >= Self.minimumScore else { return nil }
+        return (payload, score)
+    }
+
+    /// Folds one window again at `speed` from only the hops it needs, and finds its offset.
+    private func refold(_ spectra: HopSpectra, chunks: Range<Int>, nominalChunks: Int, speed: Double,
+                        floors: [Float]) -> (window: [Float], offset: Int) {
+        let period = Double(P.hopsPerFrame)
+        let margin = SpeedScale.detrendHops
+        let first = max(spectra.firstHop, Int(Double(chunks.lowerBound) * period / speed) - margin)
+        let last = chunks.upperBound >= nominalChunks ? spectra.endHop
+            : min(spectra.endHop, Int(Double(chunks.upperBound) * period / speed) + margin)
+        var stats: [Float] = []
+        var fold = FrameFold()
+        var window: [Float] = []
+        SpeedScale(speed: speed).statistics(spectra, hops: first..<max(first, last), floors: floors, into: &stats)
+        fold.fold(stats, firstHop: first, speed: speed)
+        let upper = chunks.upperBound >= nominalChunks ? fold.endChunk : min(fold.endChunk, chunks.upperBound)
+        fold.window(min(chunks.lowerBound, upper)..<upper, into: &window)
+        return (window, correlator.correlate(window).offset)
     }
 
     /// Window chunk ranges: every single chunk, then 2, 4 and 8 chunks at half-length

@@ -32,7 +32,7 @@ public enum WatermarkParameters {
     /// Tiles per frame (one band in one slot).
     public static let tileCount = bandCount * slotsPerFrame
     /// Sync tiles in every slot (keyed bands); the other tiles carry coded payload bits.
-    public static let syncTilesPerSlot = 6
+    public static let syncTilesPerSlot = 4
     /// The ID's length in bits.
     public static let messageBits = 32
     /// Keyed check bits appended to the ID (HMAC-SHA-256 of key and ID): a random
@@ -45,6 +45,7 @@ public enum WatermarkParameters {
     public static let targetSNR = 21.0
     /// Playback speeds the detector searches, as a fraction (0.03 = +-3 %).
     public static let speedRange = 0.03
-    /// Step of the coarse speed grid.
-    public static let speedStep = 0.005
+    /// Step of the coarse speed grid searched everywhere; windows whose best
+    /// candidates fail are retried half a step to either side.
+    public static let speedStep = 0.01
 }

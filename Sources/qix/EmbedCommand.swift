@@ -40,11 +40,21 @@ struct EmbedCommand: ParsableCommand {
             throw CommandFailure("cannot write audio", output, "unknown extension; use .wav, .flac, .ogg, .opus or .mp3")
         }
         let watermarkKey = try KeyOption.load(key)
+        let reader = try AudioFileReader(path: input)
+        if let format = AudioFileFormat(path: output), let rates = format.supportedSampleRates,
+           !rates.contains(reader.info.sampleRate) {
+            throw CommandFailure("cannot write audio", output,
+                                 "\(format.rawValue) cannot store \(reader.info.sampleRate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz (resample the input first)")
+        }
         let embedder: WatermarkEmbedder
         do { embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength) }
         catch let error as WatermarkError { throw CommandFailure(error.what, error.subject, error.reason) }
-        let reader = try AudioFileReader(path: input)
         let host = try reader.readAll()
+        var levels = SignalLevels()
+        host.samples.withUnsafeBufferPointer { levels.add($0) }
+        if levels.peak == 0 {
+            StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
+        }
         let marked: AudioBuffer
         do { marked = try embedder.embed(host) } catch let error as WatermarkError {
             throw CommandFailure(error.what, input == "-" ? "stdin" : input, "\(error.subject): \(error.reason)")

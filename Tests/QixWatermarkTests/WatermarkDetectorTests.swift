@@ -68,4 +68,44 @@ struct WatermarkDetectorTests {
             if let speed = found.first?.speed { #expect(abs(speed - factor) < 0.006) }
         }
     }
+
+    /// A file marked only in its middle third: the reported stretch is within 0.5 s.
+    @Test func locatesAMarkedMiddleThird() throws {
+        let host = try TestSignals.corpus("a05", seconds: 24)
+        let third = host.frameCount / 3
+        let middle = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message))
+            .embed(host.slice(frames: third..<(2 * third)))
+        var audio = host
+        audio.samples.replaceSubrange((third * host.channels)..<(2 * third * host.channels), with: middle.samples)
+        let found = try WatermarkDetector(key: key).detect(audio)
+        #expect(found.count == 1)
+        let start = Double(third) / Double(host.sampleRate), end = 2 * start
+        if let d = found.first {
+            #expect(d.message == message)
+            #expect(abs(d.start - start) <= 0.5 && abs(d.end - end) <= 0.5, "\(d.start)-\(d.end) vs \(start)-\(end)")
+        }
+    }
+
+    /// The streaming path: blocks of odd sizes through the front end, old hops dropped,
+    /// detection on what is left, with times still in stream seconds.
+    @Test func detectsFromStreamedBlocksAfterDroppingOldHops() throws {
+        let audio = try marked("a03", seconds: 12)
+        let frontEnd = try SpectralFrontEnd(inputRate: audio.sampleRate, channels: audio.channels)
+        var position = 0
+        var sizes = [1, 37, 4096, 999, 20_000]
+        while position < audio.samples.count {
+            let size = min(sizes[0] * audio.channels, audio.samples.count - position)
+            sizes.append(sizes.removeFirst())
+            audio.samples.withUnsafeBufferPointer { frontEnd.feed(UnsafeBufferPointer(rebasing: $0[position..<(position + size)])) }
+            position += size
+        }
+        frontEnd.finish()
+        var spectra = frontEnd.spectra
+        #expect(abs(spectra.count - 751) <= 1)
+        spectra.drop(before: 250)
+        #expect(spectra.firstHop == 250)
+        let found = WatermarkDetector(key: key).detect(spectra, duration: audio.duration)
+        #expect(found.map(\.message) == [message])
+        if let first = found.first { #expect(first.start >= 3.9 && first.end > 11.5) }
+    }
 }
