@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "QixWatermark", targets: ["QixWatermark"]),
         .library(name: "QixScan", targets: ["QixScan"]),
         .library(name: "QixDynamics", targets: ["QixDynamics"]),
+        .library(name: "QixCards", targets: ["QixCards"]),
         .executable(name: "qix", targets: ["qix"]),
     ],
     dependencies: [
@@ -44,10 +45,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "QixDynamics"),
+        .target(name: "QixCards", dependencies: ["QixDynamics"]),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics",
+                "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics", "QixCards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -56,6 +58,7 @@ let package = Package(
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
+        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixDynamics"]),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,5 +29,14 @@ let package = Package(
             ],
             path: "Benchmarks/ScanBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "DynamicsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "QixDynamics", package: "QixKit"),
+                .product(name: "QixCards", package: "QixKit"),
+            ],
+            path: "Benchmarks/DynamicsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

@@ -74,18 +74,18 @@ enum Collide {
         return m
     }
 
-    /// The edge of `p1` with the largest separation from `p2`.
+    /// The edge of `p1` with the largest separation from `p2` (both given in world coordinates).
     @inline(__always)
-    static func maxSeparation(_ p1: PlacedShape, _ p2: PlacedShape) -> (edge: Int, separation: Double) {
-        // Work in p1's frame.
+    static func maxSeparation(_ v1: UnsafePointer<Vector2>, _ n1: UnsafePointer<Vector2>, _ count1: Int,
+                              _ v2: UnsafePointer<Vector2>, _ count2: Int) -> (edge: Int, separation: Double) {
         var bestIndex = 0
         var maxSeparation = -Double.infinity
-        for i in 0..<p1.count {
-            let n = p1.xf.q.rotate(p1.normals[i])
-            let v1 = p1.xf.apply(p1.vertices[i])
+        for i in 0..<count1 {
+            let n = n1[i]
+            let base = n.dot(v1[i])
             var si = Double.infinity
-            for j in 0..<p2.count {
-                let sij = n.dot(p2.xf.apply(p2.vertices[j]) - v1)
+            for j in 0..<count2 {
+                let sij = n.dot(v2[j]) - base
                 if sij < si { si = sij }
             }
             if si > maxSeparation {
@@ -102,35 +102,55 @@ enum Collide {
     }
 
     static func polygons(_ a: PlacedShape, _ b: PlacedShape, margin: Double) -> Manifold {
+        // Place both polygons in the world once (stack buffers, no heap allocation).
+        withUnsafeTemporaryAllocation(of: Vector2.self, capacity: 2 * (a.count + b.count)) { buffer in
+            let va = buffer.baseAddress!, na = va + a.count
+            let vb = na + a.count, nb = vb + b.count
+            for k in 0..<a.count {
+                va[k] = a.xf.apply(a.vertices[k])
+                na[k] = a.xf.q.rotate(a.normals[k])
+            }
+            for k in 0..<b.count {
+                vb[k] = b.xf.apply(b.vertices[k])
+                nb[k] = b.xf.q.rotate(b.normals[k])
+            }
+            return clipPolygons(va, na, a.count, vb, nb, b.count, margin: margin)
+        }
+    }
+
+    static func clipPolygons(_ va: UnsafePointer<Vector2>, _ na: UnsafePointer<Vector2>, _ countA: Int,
+                             _ vb: UnsafePointer<Vector2>, _ nb: UnsafePointer<Vector2>, _ countB: Int,
+                             margin: Double) -> Manifold {
         var m = Manifold()
-        let (edgeA, separationA) = maxSeparation(a, b)
+        let (edgeA, separationA) = maxSeparation(va, na, countA, vb, countB)
         if separationA > margin { return m }
-        let (edgeB, separationB) = maxSeparation(b, a)
+        let (edgeB, separationB) = maxSeparation(vb, nb, countB, va, countA)
         if separationB > margin { return m }
 
         let flip = separationB > separationA + 0.1 * PhysicsConstants.linearSlop
-        let ref = flip ? b : a
-        let inc = flip ? a : b
+        let refV = flip ? vb : va, refCount = flip ? countB : countA
+        let incV = flip ? va : vb, incN = flip ? na : nb, incCount = flip ? countA : countB
+        let refN = flip ? nb : na
         let edge1 = flip ? edgeB : edgeA
 
-        let refNormalWorld = ref.xf.q.rotate(ref.normals[edge1])
+        let refNormal = refN[edge1]
         var i1 = 0
         var minDot = Double.infinity
-        for i in 0..<inc.count {
-            let d = refNormalWorld.dot(inc.xf.q.rotate(inc.normals[i]))
+        for i in 0..<incCount {
+            let d = refNormal.dot(incN[i])
             if d < minDot {
                 minDot = d
                 i1 = i
             }
         }
-        let i2 = i1 + 1 < inc.count ? i1 + 1 : 0
+        let i2 = i1 + 1 < incCount ? i1 + 1 : 0
         let flipBit: UInt32 = flip ? 1 << 31 : 0
-        let incident0 = ClipVertex(v: inc.xf.apply(inc.vertices[i1]), id: flipBit | UInt32(edge1) << 16 | UInt32(i1))
-        let incident1 = ClipVertex(v: inc.xf.apply(inc.vertices[i2]), id: flipBit | UInt32(edge1) << 16 | UInt32(i2))
+        let incident0 = ClipVertex(v: incV[i1], id: flipBit | UInt32(edge1) << 16 | UInt32(i1))
+        let incident1 = ClipVertex(v: incV[i2], id: flipBit | UInt32(edge1) << 16 | UInt32(i2))
 
-        let e2 = edge1 + 1 < ref.count ? edge1 + 1 : 0
-        let v11 = ref.xf.apply(ref.vertices[edge1])
-        let v12 = ref.xf.apply(ref.vertices[e2])
+        let e2 = edge1 + 1 < refCount ? edge1 + 1 : 0
+        let v11 = refV[edge1]
+        let v12 = refV[e2]
         let tangent = (v12 - v11).normalized
         let normal = tangent.rightPerpendicular
         let frontOffset = normal.dot(v11)

@@ -23,28 +23,35 @@ struct ContactConstraint {
     var restitution = 0.0
     var softness = Softness.rigid
     var pointCount = 0
+    /// Inverse masses and inertias, copied at prepare so the inner loops never touch `Body`.
+    var mA = 0.0
+    var iA = 0.0
+    var mB = 0.0
+    var iB = 0.0
     var p0 = ContactPoint()
     var p1 = ContactPoint()
     var touching = false
 }
 
-/// The prepare / warm-start / solve / relax / restitution passes over contacts.
+/// The prepare / warm-start / solve / relax / restitution passes over contacts. Points are
+/// updated in place (`inout` on the constraint's stored points), never copied in and out.
 enum ContactSolver {
     static func prepare(
         _ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>,
         contactSoftness: Softness, staticSoftness: Softness
     ) {
-        let bodyA = bodies[c.a]
-        let bodyB = bodies[c.b]
-        let mA = bodyA.invMass, iA = bodyA.invInertia
-        let mB = bodyB.invMass, iB = bodyB.invInertia
+        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
+        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        c.mA = mA
+        c.iA = iA
+        c.mB = mB
+        c.iB = iB
         c.softness = (mA == 0 || mB == 0) ? staticSoftness : contactSoftness
         let normal = c.normal
         let tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func point(_ cp: inout ContactPoint) {
             let rA = cp.anchorA, rB = cp.anchorB
             cp.baseSeparation = cp.separation - (rB - rA).dot(normal)
             cp.maxNormalImpulse = 0
@@ -57,24 +64,25 @@ enum ContactSolver {
             let vrA = vA + crossSV(wA, rA)
             let vrB = vB + crossSV(wB, rB)
             cp.relativeVelocity = normal.dot(vrB - vrA)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
+        point(&c.p0)
+        if c.pointCount > 1 { point(&c.p1) }
     }
 
     @inline(__always)
     static func warmStart(_ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>) {
-        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
-        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal, tangent = normal.rightPerpendicular
-        for k in 0..<c.pointCount {
-            let cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func point(_ cp: inout ContactPoint) {
             let P = cp.normalImpulse * normal + cp.tangentImpulse * tangent
             sA.w -= iA * cp.anchorA.cross(P)
             sA.v -= mA * P
             sB.w += iB * cp.anchorB.cross(P)
             sB.v += mB * P
         }
+        point(&c.p0)
+        if c.pointCount > 1 { point(&c.p1) }
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }
@@ -84,15 +92,12 @@ enum ContactSolver {
         _ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>,
         invH: Double, useBias: Bool
     ) {
-        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
-        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal, tangent = normal.rightPerpendicular
         let dp = sB.dp - sA.dp
         let softness = c.softness
-        var totalNormalImpulse = 0.0
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func normalPoint(_ cp: inout ContactPoint) {
             let rA = cp.anchorA, rB = cp.anchorB
             let d = dp + (sB.dq.rotate(rB) - sA.dq.rotate(rA))
             let s = d.dot(normal) + cp.baseSeparation
@@ -112,17 +117,14 @@ enum ContactSolver {
             impulse = newImpulse - cp.normalImpulse
             cp.normalImpulse = newImpulse
             cp.maxNormalImpulse = max(cp.maxNormalImpulse, impulse)
-            totalNormalImpulse += newImpulse
             let P = impulse * normal
             sA.v -= mA * P
             sA.w -= iA * rA.cross(P)
             sB.v += mB * P
             sB.w += iB * rB.cross(P)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
         let friction = c.friction
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
+        @inline(__always) func frictionPoint(_ cp: inout ContactPoint) {
             let rA = cp.anchorA, rB = cp.anchorB
             let vrA = sA.v + crossSV(sA.w, rA)
             let vrB = sB.v + crossSV(sB.w, rB)
@@ -137,27 +139,29 @@ enum ContactSolver {
             sA.w -= iA * rA.cross(P)
             sB.v += mB * P
             sB.w += iB * rB.cross(P)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
-        _ = totalNormalImpulse
+        let two = c.pointCount > 1
+        normalPoint(&c.p0)
+        if two { normalPoint(&c.p1) }
+        frictionPoint(&c.p0)
+        if two { frictionPoint(&c.p1) }
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }
 
     static func restitution(_ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>) {
         if c.restitution == 0 { return }
-        let mA = bodies[c.a].invMass, iA = bodies[c.a].invInertia
-        let mB = bodies[c.b].invMass, iB = bodies[c.b].invInertia
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
         var sA = states[c.a], sB = states[c.b]
         let normal = c.normal
-        for k in 0..<c.pointCount {
-            var cp = k == 0 ? c.p0 : c.p1
-            if cp.relativeVelocity > -PhysicsConstants.restitutionThreshold || cp.maxNormalImpulse == 0 { continue }
+        let restitution = c.restitution
+        @inline(__always) func point(_ cp: inout ContactPoint) {
+            if cp.relativeVelocity > -PhysicsConstants.restitutionThreshold || cp.maxNormalImpulse == 0 { return }
             let rA = cp.anchorA, rB = cp.anchorB
             let vrA = sA.v + crossSV(sA.w, rA)
             let vrB = sB.v + crossSV(sB.w, rB)
             let vn = (vrB - vrA).dot(normal)
-            var impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity)
+            var impulse = -cp.normalMass * (vn + restitution * cp.relativeVelocity)
             let newImpulse = max(cp.normalImpulse + impulse, 0)
             impulse = newImpulse - cp.normalImpulse
             cp.normalImpulse = newImpulse
@@ -167,8 +171,9 @@ enum ContactSolver {
             sA.w -= iA * rA.cross(P)
             sB.v += mB * P
             sB.w += iB * rB.cross(P)
-            if k == 0 { c.p0 = cp } else { c.p1 = cp }
         }
+        point(&c.p0)
+        if c.pointCount > 1 { point(&c.p1) }
         if mA > 0 { states[c.a] = sA }
         if mB > 0 { states[c.b] = sB }
     }

@@ -15,27 +15,36 @@ extension World {
     }
 
     func solveContinuous() {
-        for i32 in itemBodies {
+        // Static candidates: boundaries and anchored items.
+        var statics: [Int32] = []
+        var fast: [Int32] = []
+        bodies.withUnsafeBufferPointer { bp in
+            for i32 in itemBodies {
+                let body = bp[Int(i32)]
+                if body.invMass == 0 {
+                    statics.append(i32)
+                    continue
+                }
+                let d = body.center - body.center0
+                let threshold = PhysicsConstants.fastFraction * max(body.innerRadius, PhysicsConstants.linearSlop)
+                if d.lengthSquared > threshold * threshold { fast.append(i32) }
+            }
+        }
+        if fast.isEmpty { return }
+        statics = boundaryBodies + statics
+        for i32 in fast {
             let i = Int(i32)
             let body = bodies[i]
-            if body.invMass == 0 { continue }
             let d = body.center - body.center0
-            let threshold = PhysicsConstants.fastFraction * max(body.innerRadius, PhysicsConstants.linearSlop)
-            if d.lengthSquared <= threshold * threshold { continue }
             let startOrigin = body.origin - d
             // Swept box of the move (the stored box is from the start of the step).
             let lower = Vector2(min(body.lower.x, body.lower.x + d.x), min(body.lower.y, body.lower.y + d.y))
             let upper = Vector2(max(body.upper.x, body.upper.x + d.x), max(body.upper.y, body.upper.y + d.y))
             var first = 1.0
-            for other32 in boundaryBodies {
+            for other32 in statics {
                 let s = bodies[Int(other32)]
-                if body.boundaryMask & s.boundaryGroup == 0 { continue }
-                if upper.x < s.lower.x || s.upper.x < lower.x || upper.y < s.lower.y || s.upper.y < lower.y { continue }
-                if let t = timeOfImpact(body, startOrigin: startOrigin, move: d, against: s), t < first { first = t }
-            }
-            for other32 in itemBodies where Int(other32) != i {
-                let s = bodies[Int(other32)]
-                if s.invMass != 0 || body.itemMask & s.itemMask == 0 { continue }
+                let collides = s.isBoundary ? body.boundaryMask & s.boundaryGroup != 0 : body.itemMask & s.itemMask != 0
+                if !collides || !s.enabled { continue }
                 if upper.x < s.lower.x || s.upper.x < lower.x || upper.y < s.lower.y || s.upper.y < lower.y { continue }
                 if let t = timeOfImpact(body, startOrigin: startOrigin, move: d, against: s), t < first { first = t }
             }

@@ -21,7 +21,26 @@ public enum FieldRegion: Equatable, Sendable {
 public final class FieldBehavior: DynamicBehavior {
     /// The field laws UIKit offers.
     public enum Kind: String, Sendable, CaseIterable {
-        case linearGravity, radialGravity, drag, vortex, velocity, noise, turbulence, spring, electric, magnetic
+        /// Uniform acceleration along `direction`.
+        case linearGravity
+        /// Acceleration toward `position` (negative strength repels).
+        case radialGravity
+        /// Force against the velocity.
+        case drag
+        /// Tangential force around `position`.
+        case vortex
+        /// Sets the velocity of items inside the region.
+        case velocity
+        /// Smooth random force.
+        case noise
+        /// Smooth random force scaled by speed.
+        case turbulence
+        /// Hooke's law toward `position`.
+        case spring
+        /// Force on charged items along the radius.
+        case electric
+        /// Force on moving charged items across their velocity.
+        case magnetic
     }
 
     /// The law.

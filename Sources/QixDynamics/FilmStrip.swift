@@ -41,6 +41,11 @@ public struct FilmStrip {
         panels.append(Panel(frame: frame, time: time, outlines: items.map { ($0.identifier, $0.outline) }))
     }
 
+    /// Adds a panel from outlines captured earlier.
+    public mutating func add(frame: Int, time: Double, outlines: [(String, [Vector2])]) {
+        panels.append(Panel(frame: frame, time: time, outlines: outlines.map { (id: $0.0, points: $0.1) }))
+    }
+
     /// The region drawn: the viewport, or the box around everything captured plus a margin.
     func region() -> Rect {
         if let viewport { return viewport }

@@ -1,11 +1,17 @@
 /// A parsed JSON document that keeps object keys in file order, so readers can walk it and
 /// name the exact path (`behaviors[3].items[1]`) of anything wrong.
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (always finite after parsing succeeds, unless it overflowed Double).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object with its fields in file order.
     case object([(key: String, value: JSONValue)])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
@@ -59,20 +65,28 @@ public struct JSONPathError: Error, Equatable, CustomStringConvertible, Sendable
     public var description: String { "\(path.isEmpty ? "(top level)" : path): \(reason)" }
 }
 
-/// A recursive-descent JSON parser over bytes.
+/// A recursive-descent JSON parser over bytes that knows the path of the value it is reading,
+/// so even syntax errors (a NaN, a missing comma) name where they are.
 struct JSONParser {
     let bytes: [UInt8]
     var i = 0
     var depth = 0
+    var path: [String] = []
 
     init(bytes: [UInt8]) { self.bytes = bytes }
+
+    var currentPath: String {
+        var out = ""
+        for p in path { out += (p.hasPrefix("[") || out.isEmpty) ? p : "." + p }
+        return out
+    }
 
     func error(_ reason: String) -> JSONPathError {
         var line = 1, column = 1
         for k in 0..<min(i, bytes.count) {
             if bytes[k] == 0x0A { line += 1; column = 1 } else { column += 1 }
         }
-        return JSONPathError("line \(line) column \(column)", "invalid JSON: \(reason)")
+        return JSONPathError(currentPath, "invalid JSON at line \(line) column \(column): \(reason)")
     }
 
     mutating func skipSpace() {
@@ -97,7 +111,12 @@ struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        default: return .number(try number())
+        case UInt8(ascii: "N"), UInt8(ascii: "I"): throw error("NaN and infinities are not numbers in JSON")
+        default:
+            if bytes[i] == UInt8(ascii: "-"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "I") {
+                throw error("NaN and infinities are not numbers in JSON")
+            }
+            return .number(try number())
         }
     }
 
@@ -126,7 +145,9 @@ struct JSONParser {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
             i += 1
+            path.append(key)
             fields.append((key, try value()))
+            path.removeLast()
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of input") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -144,7 +165,9 @@ struct JSONParser {
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(elements) }
         while true {
+            path.append("[\(elements.count)]")
             elements.append(try value())
+            path.removeLast()
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of input") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

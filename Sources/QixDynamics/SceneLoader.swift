@@ -94,9 +94,10 @@ struct SceneContext {
     func itemList(_ r: JSONObjectReader, _ key: String = "items") throws(JSONPathError) -> [DynamicItem] {
         guard let raw = try r.array(key) else { throw JSONPathError(r.path(key), "missing required field") }
         var out: [DynamicItem] = []
+        var seen = Set<ObjectIdentifier>()  // membership only, never iterated
         for (k, v) in raw.enumerated() {
             let it = try item(v, path: "\(r.path(key))[\(k)]")
-            if out.contains(where: { $0 === it }) { throw JSONPathError("\(r.path(key))[\(k)]", "item listed twice") }
+            if !seen.insert(ObjectIdentifier(it)).inserted { throw JSONPathError("\(r.path(key))[\(k)]", "item listed twice") }
             out.append(it)
         }
         return out

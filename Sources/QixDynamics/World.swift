@@ -131,18 +131,17 @@ final class World {
         if continuousCollision { solveContinuous() }
         updateRest(dt)
         if trackTouching {
-            for c in contacts where c.touching { touchingKeys.append(c.key) }
-        }
-    }
-
-    func placed(_ b: Body) -> PlacedShape {
-        vertices.withUnsafeBufferPointer { v in
-            normals.withUnsafeBufferPointer { n in
-                PlacedShape(vertices: v.baseAddress! + b.shapeStart, normals: n.baseAddress! + b.shapeStart,
-                            count: b.shapeCount, radius: b.radius, xf: b.transform)
+            contacts.withUnsafeBufferPointer { cp in
+                for k in 0..<cp.count where cp[k].touching { touchingKeys.append(cp[k].key) }
             }
         }
     }
+
+    // Phase entry points for profiling (the benchmark times them one by one).
+    func phaseBounds() { if !listsValid { refreshLists() }; updateBounds() }
+    func phaseContacts() { findContacts() }
+    func phaseSolve(_ dt: Double) { solve(dt) }
+    func phaseRest(_ dt: Double) { updateRest(dt) }
 
     private func updateBounds() {
         let margin = PhysicsConstants.speculativeDistance
@@ -189,7 +188,7 @@ final class World {
         let margin = PhysicsConstants.speculativeDistance
         vertices.withUnsafeBufferPointer { vp in
             normals.withUnsafeBufferPointer { np in
-                let V = vp.baseAddress!, N = np.baseAddress!
+                guard let V = vp.baseAddress, let N = np.baseAddress else { return }
                 bodies.withUnsafeBufferPointer { bp in
                     for pair in pairs {
                         let a = Int(pair.x), b = Int(pair.y)
@@ -267,14 +266,14 @@ final class World {
                             // Integrate velocities.
                             for i32 in items {
                                 let i = Int(i32)
-                                let b = B[i]
-                                if b.invMass == 0 { continue }
+                                let invMass = B[i].invMass
+                                if invMass == 0 { continue }
                                 var s = S[i]
-                                let linearDamping = 1 / (1 + h * b.linearDamping)
-                                let angularDamping = 1 / (1 + h * b.angularDamping)
-                                let dv = (h * b.invMass) * (b.force + (b.mass * b.gravityScale) * gravity)
+                                let linearDamping = 1 / (1 + h * B[i].linearDamping)
+                                let angularDamping = 1 / (1 + h * B[i].angularDamping)
+                                let dv = (h * invMass) * (B[i].force + (B[i].mass * B[i].gravityScale) * gravity)
                                 s.v = dv + linearDamping * s.v
-                                s.w = h * b.invInertia * b.torque + angularDamping * s.w
+                                s.w = h * B[i].invInertia * B[i].torque + angularDamping * s.w
                                 if s.v.lengthSquared > maxSpeedSquared {
                                     s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
                                 }
@@ -328,14 +327,19 @@ final class World {
 
     private func updateRest(_ dt: Double) {
         let linear = PhysicsConstants.restLinearSpeed * PhysicsConstants.restLinearSpeed
-        for i32 in itemBodies {
-            let i = Int(i32)
-            if bodies[i].invMass == 0 { continue }
-            let s = states[i]
-            if s.v.lengthSquared > linear || abs(s.w) > PhysicsConstants.restAngularSpeed {
-                bodies[i].restTime = 0
-            } else {
-                bodies[i].restTime += dt
+        let items = itemBodies
+        bodies.withUnsafeMutableBufferPointer { bp in
+            states.withUnsafeBufferPointer { sp in
+                for i32 in items {
+                    let i = Int(i32)
+                    if bp[i].invMass == 0 { continue }
+                    let s = sp[i]
+                    if s.v.lengthSquared > linear || abs(s.w) > PhysicsConstants.restAngularSpeed {
+                        bp[i].restTime = 0
+                    } else {
+                        bp[i].restTime += dt
+                    }
+                }
             }
         }
     }

@@ -19,7 +19,7 @@ struct Qix: ParsableCommand {
         version: QixVersion.string,
         subcommands: [
             InfoCommand.self, KeygenCommand.self, EmbedCommand.self, DetectCommand.self, ListenCommand.self,
-            ScanCommand.self, ReportCommand.self, MergeCommand.self, EvalCommand.self, SimCommand.self,
+            ScanCommand.self, ReportCommand.self, MergeCommand.self, EvalCommand.self, SimCommand.self, CardsCommand.self,
         ])
 
     /// Parses, runs, and maps every outcome onto the documented exit codes: usage

@@ -29,12 +29,16 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Draw a film strip of the items' outlines to this SVG file.")
     var render: String?
 
-    @Option(help: "Number of frames in the film strip.")
+    @Option(help: "Number of frames in the film strip (spread evenly).")
     var renderFrames = 8
+
+    @Option(parsing: .upToNextOption, help: "Draw the frames at these times (seconds) instead of spreading --render-frames.")
+    var renderAt: [Double] = []
 
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
         if renderFrames < 1 || renderFrames > 100 { throw ValidationError("--render-frames must be 1...100") }
+        if renderAt.contains(where: { !($0 >= 0 && $0 <= 3600) }) { throw ValidationError("--render-at times must be in [0, 3600] seconds") }
     }
 
     func run() throws {
@@ -49,7 +53,11 @@ struct SimCommand: ParsableCommand {
         let frames = max(1, Int((seconds * world.frameRate).rounded()))
         let writer = try trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
         var strip = FilmStrip(viewport: world.referenceBounds, segments: world.boundarySegments)
-        let chosen = render == nil ? [] : FilmStrip.chosenFrames(count: renderFrames, of: frames)
+        var chosen = render == nil ? [] : FilmStrip.chosenFrames(count: renderFrames, of: frames)
+        if render != nil, !renderAt.isEmpty {
+            // The first frame whose time is at or after each requested time.
+            chosen = Array(Set(renderAt.map { min(frames, max(1, Int(($0 * world.frameRate - 1e-9).rounded(.up)))) })).sorted()
+        }
         var nextChosen = 0
         for _ in 0..<frames {
             let events = world.advanceFrame()

@@ -37,7 +37,8 @@ import Testing
     @Test func badShapesAndSyntax() {
         let concave = #"{"items": [{"id": "a", "center": [0, 0], "size": [10, 10], "shape": {"path": [[0,0],[10,0],[2,2],[0,10]]}}]}"#
         #expect(error(concave)?.path == "items[0].shape")
-        #expect(error(#"{"items": [\#(item)"#)?.path.hasPrefix("line 1") == true)
+        #expect(error(#"{"items": [\#(item)"#)?.reason.hasPrefix("invalid JSON at line 1") == true)
+        #expect(error(#"{"items": [{"id": "a", "center": [0, NaN], "size": [10, 10]}]}"#)?.path == "items[0].center[1]")
         #expect(error(#"{"items": [\#(item), \#(item)]}"#)?.path == "items[1].id")
     }
 
