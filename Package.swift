@@ -35,6 +35,8 @@ let package = Package(
         .target(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
+        // The robustness harness of `qix eval`: attacks (codecs through files, rooms, noise).
+        .target(name: "QixEval", dependencies: ["QixAudio", "QixWatermark"]),
         .target(
             name: "QixScan",
             dependencies: [
@@ -47,16 +49,17 @@ let package = Package(
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixScan", "QixDynamics", "QixCards",
+                "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics", "QixCards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
+        .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
         .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixDynamics"]),
-        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
+        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
     ],
     swiftLanguageModes: [.v6]
 )

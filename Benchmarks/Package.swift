@@ -20,6 +20,16 @@ let package = Package(
             path: "Benchmarks/AudioBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "ScanBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "QixScan", package: "QixKit"),
+                .product(name: "QixWatermark", package: "QixKit"),
+                .product(name: "QixAudio", package: "QixKit"),
+            ],
+            path: "Benchmarks/ScanBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "DynamicsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

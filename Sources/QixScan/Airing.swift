@@ -76,7 +76,8 @@ public enum AiringsBuilder {
             var open: [String: (absoluteStart: Double, absoluteEnd: Double, airing: Airing)] = [:]
             func close(_ entry: (absoluteStart: Double, absoluteEnd: Double, airing: Airing)) {
                 var airing = entry.airing
-                airing.end = airing.start + (entry.absoluteEnd - entry.absoluteStart)
+                // Epoch seconds carry ~1e-7 s of rounding: keep the millisecond the detector resolves.
+                airing.end = ((airing.start + (entry.absoluteEnd - entry.absoluteStart)) * 1000).rounded() / 1000
                 airings[airing.recording, default: []].append(airing)
             }
             for entry in all {

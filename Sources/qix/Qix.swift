@@ -17,7 +17,10 @@ struct Qix: ParsableCommand {
             'qix: error: <what> (<file or field>): <why>'. Machine-readable output goes to stdout.
             """,
         version: QixVersion.string,
-        subcommands: [InfoCommand.self, KeygenCommand.self, SimCommand.self, CardsCommand.self, ReportCommand.self, MergeCommand.self])
+        subcommands: [
+            InfoCommand.self, KeygenCommand.self, EmbedCommand.self, DetectCommand.self, ListenCommand.self,
+            ScanCommand.self, ReportCommand.self, MergeCommand.self, EvalCommand.self, SimCommand.self, CardsCommand.self,
+        ])
 
     /// Parses, runs, and maps every outcome onto the documented exit codes: usage
     /// problems exit 2 (argument-parser's default would be 64), failed work exits 1.

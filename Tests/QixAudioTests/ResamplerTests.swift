@@ -65,6 +65,16 @@ struct ResamplerTests {
         #expect(abs(tone.frequency - 1030) < 2)
     }
 
+    @Test("an impulse keeps its position: output is aligned with input, as the watermark's delta path needs")
+    func keepsAlignment() throws {
+        var samples = [Float](repeating: 0, count: 44_100)
+        samples[22_050] = 1
+        let converted = try Resampler.resample(AudioBuffer(samples: samples, channels: 1, sampleRate: 44_100), to: 16_000)
+        #expect(converted.frameCount == 16_000)
+        let peak = converted.samples.indices.max { abs(converted.samples[$0]) < abs(converted.samples[$1]) } ?? -1
+        #expect(abs(peak - 8_000) <= 1)
+    }
+
     @Test("invalid rates are refused")
     func invalidRates() {
         #expect(throws: AudioError.self) { try Resampler(inputRate: 0, outputRate: 16000, channels: 1) }

@@ -1,0 +1,149 @@
+import Foundation
+import QixAudio
+
+/// A deterministic degradation the eval applies to marked (and unmarked) audio: what
+/// happens between a broadcaster and a phone.
+public enum Attack: String, CaseIterable, Sendable {
+    case clean
+    case mp3_128
+    case mp3_64
+    case vorbis_64
+    case opus_32
+    case resample_16k
+    case speedUp = "speed_+3"
+    case speedDown = "speed_-3"
+    case pink_noise_10db
+    case clip_6db
+    case room
+    case stadium
+
+    /// The recordings the acoustic attacks need, loaded once.
+    public struct Resources: Sendable {
+        /// Loudspeaker impulse response (r04), 16 kHz mono.
+        public var speaker: [Float]
+        /// Medium room impulse response (r03), 16 kHz mono.
+        public var room: [Float]
+        /// Great hall impulse response (r02), 16 kHz mono.
+        public var hall: [Float]
+        /// Stadium crowd (a07), 16 kHz mono.
+        public var stadiumCrowd: [Float]
+        /// Cheering crowd (a08), 16 kHz mono.
+        public var cheeringCrowd: [Float]
+
+        /// Loads the corpus files from `directory` (corpus/clips).
+        public static func load(from directory: String) throws -> Resources {
+            func mono16k(_ prefix: String) throws -> [Float] {
+                let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+                guard let name = names.sorted().first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }) else {
+                    throw AudioError("cannot load eval corpus", directory, "no \(prefix)*.flac")
+                }
+                let buffer = try AudioFileReader.readAll(path: directory + "/" + name).mixedToMono()
+                return try Resampler.resample(buffer, to: 16_000).samples
+            }
+            return Resources(speaker: try mono16k("r04"), room: try mono16k("r03"), hall: try mono16k("r02"),
+                             stadiumCrowd: try mono16k("a07"), cheeringCrowd: try mono16k("a08"))
+        }
+    }
+
+    /// Applies the attack; `seed` fixes the noise and noise offsets.
+    public func apply(_ input: AudioBuffer, resources: Resources, seed: UInt64, scratch: String) throws -> AudioBuffer {
+        var random = SeededGenerator(seed: seed)
+        switch self {
+        case .clean:
+            return input
+        case .mp3_128:
+            return try Self.codec(input, ext: "mp3", bitrate: 128, scratch: scratch)
+        case .mp3_64:
+            return try Self.codec(input, ext: "mp3", bitrate: 64, scratch: scratch)
+        case .vorbis_64:
+            return try Self.codec(input, ext: "ogg", bitrate: 64, scratch: scratch)
+        case .opus_32:
+            // Opus only runs at 48 kHz and below: a broadcaster resamples first.
+            let rate = [8000, 12000, 16000, 24000, 48000].contains(input.sampleRate) ? input.sampleRate : 48000
+            return try Self.codec(try Resampler.resample(input, to: rate), ext: "opus", bitrate: 32, scratch: scratch)
+        case .resample_16k:
+            return try Resampler.resample(input.mixedToMono(), to: 16_000)
+        case .speedUp:
+            return try Resampler.changeSpeed(input, by: 1.03)
+        case .speedDown:
+            return try Resampler.changeSpeed(input, by: 0.97)
+        case .pink_noise_10db:
+            var output = input
+            let noise = Self.pinkNoise(count: input.samples.count, random: &random)
+            Self.add(noise, to: &output.samples, snr: 10)
+            return output
+        case .clip_6db:
+            var output = input
+            for i in 0..<output.samples.count { output.samples[i] = min(1, max(-1, 2 * output.samples[i])) }
+            return output
+        case .room:
+            // Speaker, room, crowd at 10 dB, a 16 kHz phone capture whose clock runs 50 ppm fast.
+            let mono = input.mixedToMono()
+            let capture = try Resampler(inputRate: Double(mono.sampleRate), outputRate: 16_000 * (1 + 50e-6),
+                                        channels: 1, quality: .high)
+            var signal: [Float] = []
+            capture.process(mono.samples, into: &signal)
+            capture.flush(into: &signal)
+            signal = Convolver.convolve(signal, with: resources.speaker)
+            signal = Convolver.convolve(signal, with: resources.room)
+            Self.add(Self.loop(resources.stadiumCrowd, count: signal.count, random: &random), to: &signal, snr: 10)
+            return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
+        case .stadium:
+            var signal = try Resampler.resample(input.mixedToMono(), to: 16_000).samples
+            signal = Convolver.convolve(signal, with: resources.hall)
+            Self.add(Self.loop(resources.cheeringCrowd, count: signal.count, random: &random), to: &signal, snr: 0)
+            return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
+        }
+    }
+
+    /// Encodes to a temporary file with the real codec and decodes it again.
+    static func codec(_ input: AudioBuffer, ext: String, bitrate: Int, scratch: String) throws -> AudioBuffer {
+        let path = scratch + "/attack-\(getpid())." + ext
+        defer { unlink(path) }
+        try AudioFileWriter.write(input, to: path, bitrate: bitrate)
+        return try AudioFileReader.readAll(path: path)
+    }
+
+    /// Pink noise (Paul Kellet's filter over Gaussian white noise).
+    static func pinkNoise(count: Int, random: inout SeededGenerator) -> [Float] {
+        var b0: Float = 0, b1: Float = 0, b2: Float = 0, b3: Float = 0, b4: Float = 0, b5: Float = 0, b6: Float = 0
+        return (0..<count).map { _ in
+            let white = random.gaussian()
+            b0 = 0.99886 * b0 + white * 0.0555179
+            b1 = 0.99332 * b1 + white * 0.0750759
+            b2 = 0.96900 * b2 + white * 0.1538520
+            b3 = 0.86650 * b3 + white * 0.3104856
+            b4 = 0.55000 * b4 + white * 0.5329522
+            b5 = -0.7616 * b5 - white * 0.0168980
+            let pink = b0 + b1 + b2 + b3 + b4 + b5 + b6 + white * 0.5362
+            b6 = white * 0.115926
+            return pink
+        }
+    }
+
+    /// `noise` looped from a random start to `count` samples.
+    static func loop(_ noise: [Float], count: Int, random: inout SeededGenerator) -> [Float] {
+        guard !noise.isEmpty else { return [Float](repeating: 0, count: count) }
+        var start = Int.random(in: 0..<noise.count, using: &random)
+        var output: [Float] = []
+        output.reserveCapacity(count)
+        while output.count < count {
+            let take = min(count - output.count, noise.count - start)
+            output.append(contentsOf: noise[start..<(start + take)])
+            start = 0
+        }
+        return output
+    }
+
+    /// Adds `noise` scaled so that signal power over noise power is `snr` dB.
+    static func add(_ noise: [Float], to signal: inout [Float], snr: Double) {
+        var signalPower = 0.0, noisePower = 0.0
+        for i in 0..<signal.count {
+            signalPower += Double(signal[i] * signal[i])
+            noisePower += Double(noise[i] * noise[i])
+        }
+        guard noisePower > 0, signalPower > 0 else { return }
+        let gain = Float((signalPower / noisePower / pow(10, snr / 10)).squareRoot())
+        for i in 0..<signal.count { signal[i] += gain * noise[i] }
+    }
+}

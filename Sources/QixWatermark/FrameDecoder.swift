@@ -1,0 +1,54 @@
+/// Reads the payload from a folded, normalised window at a known frame offset: tile
+/// values, soft coded bits, soft Viterbi, keyed check, and a score.
+struct FrameDecoder {
+    typealias P = WatermarkParameters
+    let layout: WatermarkLayout
+    let key: WatermarkKey
+    /// Tile values are clipped at this many RMS.
+    static let clipRatio: Float = 100
+
+    /// Sum of each tile's 8 hops, for a frame that starts at `offset` in the window.
+    func tiles(_ window: [Float], offset: Int) -> [Float] {
+        let period = P.hopsPerFrame
+        var tiles = [Float](repeating: 0, count: P.tileCount)
+        for slot in 0..<P.slotsPerFrame {
+            for b in 0..<P.bandCount {
+                var sum: Float = 0
+                for h in 0..<P.hopsPerSlot {
+                    sum += window[b * period + (offset + slot * P.hopsPerSlot + h) % period]
+                }
+                tiles[slot * P.bandCount + b] = sum
+            }
+        }
+        // Clip at a multiple of the RMS: the tiles the embedder could not bring to its
+        // margin keep large host values of random sign, which would outvote good tiles.
+        var energy: Float = 0
+        for value in tiles { energy += value * value }
+        let limit = Self.clipRatio * (energy / Float(tiles.count)).squareRoot()
+        if limit > 0 { for i in tiles.indices { tiles[i] = min(limit, max(-limit, tiles[i])) } }
+        return tiles
+    }
+
+    /// The decoded ID and its score (normalised correlation of all tiles with the
+    /// re-encoded frame), or nil when the keyed check fails.
+    func decode(tiles: [Float]) -> (payload: WatermarkPayload, score: Float)? {
+        var soft = [Float](repeating: 0, count: layout.code.codedBits)
+        for tile in 0..<P.tileCount where layout.codedBit[tile] >= 0 {
+            soft[layout.codedBit[tile]] += layout.sign[tile] * tiles[tile]
+        }
+        let bits = layout.code.decode(soft)
+        guard let payload = WatermarkPayload.verify(bits, key: key) else { return nil }
+        return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
+    }
+
+    /// Normalised correlation of tile values with chips: about N(0, 1) for audio
+    /// without this mark, growing with the square root of the marked tiles' count.
+    func score(tiles: [Float], chips: [Float]) -> Float {
+        var dot: Float = 0, energy: Float = 0
+        for i in 0..<tiles.count {
+            dot += tiles[i] * chips[i]
+            energy += tiles[i] * tiles[i]
+        }
+        return energy > 0 ? dot / energy.squareRoot() : 0
+    }
+}

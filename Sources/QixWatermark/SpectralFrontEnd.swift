@@ -1,0 +1,156 @@
+import Foundation
+import QixAudio
+
+/// Power spectra of the 16 kHz analysis frames, one row per hop, limited to the bins
+/// the detector can need (the watermark band widened for the speed search).
+public struct HopSpectra: Sendable {
+    /// First stored FFT bin.
+    public static let lowBin = 14
+    /// One past the last stored FFT bin.
+    public static let highBin = 200
+    /// Bins per row.
+    public static var width: Int { highBin - lowBin }
+    /// Row-major power values, `count * width`.
+    public var power: [Float] = []
+    /// Global hop index of the first stored row (non-zero once a stream drops old rows).
+    public var firstHop = 0
+    /// Rows stored.
+    public var count: Int { power.count / Self.width }
+    /// Global index one past the last stored hop.
+    public var endHop: Int { firstHop + count }
+
+    /// An empty store.
+    public init() {}
+
+    /// Drops the rows before global hop `hop`, keeping memory bounded for streams.
+    public mutating func drop(before hop: Int) {
+        let rows = min(count, max(0, hop - firstHop))
+        guard rows > 0 else { return }
+        power.removeFirst(rows * Self.width)
+        firstHop += rows
+    }
+}
+
+/// The detector's front end: takes audio in blocks of any size at any rate, mixes it to
+/// mono, resamples it to 16 kHz and appends one Hann-windowed 512-point power spectrum
+/// per 256-sample hop to a `HopSpectra`. Hop m is centred on 16 kHz sample 256 m, the
+/// same grid the embedder uses. State is bounded (one frame of samples), so files and
+/// live streams share this code.
+public final class SpectralFrontEnd {
+    typealias P = WatermarkParameters
+    /// The spectra produced so far.
+    public var spectra = HopSpectra()
+    /// Input samples per second.
+    public let inputRate: Int
+    /// Interleaved input channels.
+    public let channels: Int
+    /// 16 kHz samples produced so far.
+    public private(set) var internalSamples = 0
+
+    private let resampler: Resampler?
+    private let fft = RealFFT(size: P.fftSize)
+    private var window = [Float](repeating: 0, count: P.fftSize)
+    private var pending: [Float]
+    private var mono: [Float] = []
+    private var converted: [Float] = []
+    private var finished = false
+
+    /// A front end for interleaved `channels`-channel audio at `inputRate` Hz.
+    public init(inputRate: Int, channels: Int) throws {
+        guard inputRate >= 4000, inputRate <= 768_000 else {
+            throw WatermarkError("cannot detect", "\(inputRate) Hz", "sample rate out of range (4 kHz to 768 kHz)")
+        }
+        guard channels > 0 else { throw WatermarkError("cannot detect", "channels", "needs at least one channel") }
+        self.inputRate = inputRate
+        self.channels = channels
+        resampler = inputRate == P.sampleRate ? nil
+            : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1, quality: .medium)
+        for i in 0..<P.fftSize { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(P.fftSize))) }
+        // Half a frame of zeros first, so that hop 0 is centred on sample 0.
+        pending = [Float](repeating: 0, count: P.fftSize / 2)
+    }
+
+    /// Feeds interleaved samples; NaN and infinite samples count as silence.
+    public func feed(_ block: UnsafeBufferPointer<Float>) {
+        precondition(!finished, "front end already finished")
+        let frames = block.count / channels
+        guard frames > 0 else { return }
+        if mono.count != frames { mono = [Float](repeating: 0, count: frames) }
+        mono.withUnsafeMutableBufferPointer { out in
+            if channels == 1 {
+                for i in 0..<frames { out[i] = block[i] }
+            } else {
+                ChannelMixer.mixDown(block, channels: channels, into: out)
+            }
+            for i in 0..<frames where !out[i].isFinite { out[i] = 0 }
+        }
+        if let resampler {
+            converted.removeAll(keepingCapacity: true)
+            resampler.process(mono, into: &converted)
+            append(converted)
+        } else {
+            append(mono)
+        }
+    }
+
+    /// Feeds an array of interleaved samples.
+    public func feed(_ block: [Float]) { block.withUnsafeBufferPointer { feed($0) } }
+
+    /// Ends the stream: drains the resampler and pads the last frames with zeros.
+    public func finish() {
+        guard !finished else { return }
+        if let resampler {
+            converted.removeAll(keepingCapacity: true)
+            resampler.flush(into: &converted)
+            append(converted)
+        }
+        finished = true
+        // Hops up to the last sample's: frames centred within the signal.
+        let lastHop = (internalSamples + P.hop - 1) / P.hop
+        while spectra.endHop <= lastHop {
+            pending.append(contentsOf: repeatElement(0, count: P.hop))
+            analyse()
+        }
+    }
+
+    private func append(_ samples: [Float]) {
+        internalSamples += samples.count
+        pending.append(contentsOf: samples)
+        analyse()
+    }
+
+    /// Turns every complete frame in `pending` into a spectrum row.
+    private func analyse() {
+        let n = P.fftSize, hop = P.hop
+        var offset = 0
+        let width = HopSpectra.width, low = HopSpectra.lowBin
+        pending.withUnsafeBufferPointer { x in
+            while offset + n <= x.count {
+                for i in 0..<n { fft.input[i] = x[offset + i] * window[i] }
+                fft.forward()
+                let start = spectra.power.count
+                spectra.power.append(contentsOf: repeatElement(0, count: width))
+                spectra.power.withUnsafeMutableBufferPointer { row in
+                    let s = fft.spectrum
+                    for k in 0..<width {
+                        let re = s[2 * (k + low)], im = s[2 * (k + low) + 1]
+                        row[start + k] = re * re + im * im
+                    }
+                }
+                offset += hop
+            }
+        }
+        if offset > 0 { pending.removeFirst(offset) }
+    }
+
+    /// Analyses a whole in-memory buffer.
+    public static func spectra(of buffer: AudioBuffer) throws -> HopSpectra {
+        let frontEnd = try SpectralFrontEnd(inputRate: buffer.sampleRate, channels: buffer.channels)
+        frontEnd.feed(buffer.samples)
+        frontEnd.finish()
+        return frontEnd.spectra
+    }
+
+    /// Seconds of input per hop.
+    public static var hopSeconds: Double { Double(P.hop) / Double(P.sampleRate) }
+}

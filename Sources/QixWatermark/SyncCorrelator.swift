@@ -1,0 +1,99 @@
+import QixAudio
+
+/// Finds where the frame starts in a folded window: the circular cross-correlation of
+/// every band with its keyed sync template, computed with FFTs over all 192 hop
+/// offsets at once and summed over bands.
+final class SyncCorrelator {
+    typealias P = WatermarkParameters
+    private let fft = RealFFT(size: P.hopsPerFrame)
+    /// Conjugate template spectra, band-major, interleaved (re, im).
+    private var template: [Float]
+    /// Correlation per offset from the last `correlate`.
+    private(set) var correlation = [Float](repeating: 0, count: P.hopsPerFrame)
+    private var accumulator: [Float]
+
+    /// Prepares the templates of `layout`: a sync tile's sign over its slot's 8 hops.
+    init(layout: WatermarkLayout) {
+        let period = P.hopsPerFrame, bins = period / 2 + 1
+        template = [Float](repeating: 0, count: P.bandCount * 2 * bins)
+        accumulator = [Float](repeating: 0, count: 2 * bins)
+        for b in 0..<P.bandCount {
+            for r in 0..<period {
+                let tile = (r / P.hopsPerSlot) * P.bandCount + b
+                fft.input[r] = layout.codedBit[tile] < 0 ? layout.sign[tile] : 0
+            }
+            fft.forward()
+            for k in 0..<bins {
+                template[(b * bins + k) * 2] = fft.spectrum[2 * k]
+                template[(b * bins + k) * 2 + 1] = -fft.spectrum[2 * k + 1]
+            }
+        }
+    }
+
+    /// Values per band spectrum (interleaved re, im).
+    static var spectrumSize: Int { 2 * (P.hopsPerFrame / 2 + 1) }
+
+    /// Writes the spectrum of every band of one folded chunk (band-major, 192 hops per
+    /// band) into `output` (band-major, `spectrumSize` per band). Spectra of chunks add
+    /// up to the spectrum of their sum, so windows of any length are sums of these.
+    func bandSpectra(_ chunk: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        let period = P.hopsPerFrame, size = Self.spectrumSize
+        for b in 0..<P.bandCount {
+            for r in 0..<period { fft.input[r] = chunk[b * period + r] }
+            fft.forward()
+            for k in 0..<size { output[b * size + k] = fft.spectrum[k] }
+        }
+    }
+
+    /// Correlates a window given as band spectra with the templates, each band scaled
+    /// to unit RMS first (its energy from Parseval); returns the best offset and its
+    /// z-score against all offsets.
+    func correlate(spectra: UnsafeBufferPointer<Float>) -> (offset: Int, z: Float) {
+        let period = P.hopsPerFrame, bins = period / 2 + 1, size = Self.spectrumSize
+        for i in 0..<accumulator.count { accumulator[i] = 0 }
+        template.withUnsafeBufferPointer { template in
+            accumulator.withUnsafeMutableBufferPointer { acc in
+                for b in 0..<P.bandCount {
+                    let base = b * size
+                    var energy = spectra[base] * spectra[base] + spectra[base + size - 2] * spectra[base + size - 2]
+                    for k in 1..<(bins - 1) {
+                        energy += 2 * (spectra[base + 2 * k] * spectra[base + 2 * k]
+                                       + spectra[base + 2 * k + 1] * spectra[base + 2 * k + 1])
+                    }
+                    // Time-domain mean square is energy / period^2.
+                    guard energy > 1e-20 else { continue }
+                    let scale = Float(period) / energy.squareRoot() * Float(period).squareRoot()
+                    for k in 0..<bins {
+                        let re = spectra[base + 2 * k] * scale, im = spectra[base + 2 * k + 1] * scale
+                        let tre = template[base + 2 * k], tim = template[base + 2 * k + 1]
+                        acc[2 * k] += re * tre - im * tim
+                        acc[2 * k + 1] += re * tim + im * tre
+                    }
+                }
+            }
+        }
+        for i in 0..<accumulator.count { fft.spectrum[i] = accumulator[i] }
+        fft.inverse()
+        var best = 0
+        var sum: Float = 0, sumSquares: Float = 0
+        for r in 0..<period {
+            let value = fft.input[r]
+            correlation[r] = value
+            sum += value
+            sumSquares += value * value
+            if value > correlation[best] { best = r }
+        }
+        let mean = sum / Float(period)
+        let variance = max(sumSquares / Float(period) - mean * mean, 1e-30)
+        return (best, (correlation[best] - mean) / variance.squareRoot())
+    }
+
+    /// Correlates a folded window (band-major, 192 hops per band) with the templates.
+    func correlate(_ window: [Float]) -> (offset: Int, z: Float) {
+        var spectra = [Float](repeating: 0, count: P.bandCount * Self.spectrumSize)
+        window.withUnsafeBufferPointer { w in
+            spectra.withUnsafeMutableBufferPointer { bandSpectra(w, into: $0) }
+        }
+        return spectra.withUnsafeBufferPointer { correlate(spectra: $0) }
+    }
+}

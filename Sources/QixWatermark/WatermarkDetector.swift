@@ -1,0 +1,237 @@
+import QixAudio
+
+/// Finds IDs in audio analysed by `SpectralFrontEnd`: for every candidate speed it folds
+/// the band statistics onto the frame grid, finds the frame offset of every window by
+/// FFT correlation with the sync pattern, decodes the best candidates with soft
+/// Viterbi, accepts only those whose keyed check holds, and merges consecutive windows
+/// with the same ID.
+///
+/// Windows come in four lengths (1, 2, 4 and 8 frames, about 3, 6, 12 and 25 s) so that
+/// long recordings also decode at signal levels a single frame cannot carry.
+public final class WatermarkDetector {
+    typealias P = WatermarkParameters
+    /// The key the IDs were embedded with.
+    public let key: WatermarkKey
+    /// Candidates (speed and offset) decoded per window; the false-positive bound per
+    /// window is this times 2^-24.
+    public static let candidatesPerWindow = 3
+    /// Minimum score for a window to count (on top of the keyed check).
+    public static let minimumScore: Float = 4
+    /// Longest window in frames.
+    public static let maximumWindowFrames = 8
+
+    private let layout: WatermarkLayout
+    private let correlator: SyncCorrelator
+    private let decoder: FrameDecoder
+    private let speeds: [SpeedScale]
+
+    /// A detector for `key`.
+    public init(key: WatermarkKey) {
+        self.key = key
+        layout = WatermarkLayout(key: key)
+        correlator = SyncCorrelator(layout: layout)
+        decoder = FrameDecoder(layout: layout, key: key)
+        speeds = SpeedScale.grid.map { SpeedScale(speed: $0) }
+    }
+
+    /// Detects IDs in a whole in-memory buffer.
+    public func detect(_ buffer: AudioBuffer) throws -> [WatermarkDetection] {
+        let spectra = try SpectralFrontEnd.spectra(of: buffer)
+        return detect(spectra, duration: buffer.duration)
+    }
+
+    private struct Candidate {
+        var z: Float
+        var speed: Int
+        var offset: Int
+        var window: [Float]
+    }
+
+    /// A decoded window, in chunk units of the speed that decoded it.
+    private struct Found {
+        var chunks: Range<Int>
+        var speed: Double
+        var offset: Int
+        var payload: WatermarkPayload
+        var score: Float
+    }
+
+    /// Detects IDs in analysed audio of `duration` seconds.
+    public func detect(_ spectra: HopSpectra, duration: Double) -> [WatermarkDetection] {
+        let hops = spectra.firstHop..<spectra.endHop
+        guard hops.count >= 2 * P.hopsPerSlot else { return [] }
+        let nominalChunks = max(1, (hops.upperBound + P.hopsPerFrame - 1) / P.hopsPerFrame)
+        let firstChunk = hops.lowerBound / P.hopsPerFrame
+        let windows = Self.windows(chunks: nominalChunks - firstChunk).map {
+            ($0.lowerBound + firstChunk)..<($0.upperBound + firstChunk)
+        }
+        var candidates = [[Candidate]](repeating: [], count: windows.count)
+        var stats: [Float] = []
+        var fold = FrameFold()
+        var folded: [Float] = []
+        let floors = speeds[0].floors(spectra, hops: hops)
+        let spectrumSize = P.bandCount * SyncCorrelator.spectrumSize
+        var prefix: [Float] = []
+        var windowSpectra = [Float](repeating: 0, count: spectrumSize)
+        for (index, scale) in speeds.enumerated() {
+            scale.statistics(spectra, hops: hops, floors: floors, into: &stats)
+            fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
+            // Running sums of the chunks' band spectra: any window's spectra is one difference.
+            prefix.removeAll(keepingCapacity: true)
+            prefix.append(contentsOf: repeatElement(0, count: (fold.chunkCount + 1) * spectrumSize))
+            fold.values.withUnsafeBufferPointer { values in
+                prefix.withUnsafeMutableBufferPointer { p in
+                    for chunk in 0..<fold.chunkCount {
+                        let source = UnsafeBufferPointer(rebasing: values[(chunk * FrameFold.chunkSize)..<((chunk + 1) * FrameFold.chunkSize)])
+                        let target = UnsafeMutableBufferPointer(rebasing: p[((chunk + 1) * spectrumSize)..<((chunk + 2) * spectrumSize)])
+                        correlator.bandSpectra(source, into: target)
+                        for i in 0..<spectrumSize { target[i] += p[chunk * spectrumSize + i] }
+                    }
+                }
+            }
+            for (w, range) in windows.enumerated() {
+                // The last window takes every chunk this speed produced (there may be one
+                // more or one fewer than at speed 1).
+                let upper = min(fold.endChunk, range.upperBound >= nominalChunks ? fold.endChunk : range.upperBound)
+                let lower = max(fold.firstChunk, min(range.lowerBound, upper))
+                guard upper > lower else { continue }
+                let (a, b) = (lower - fold.firstChunk, upper - fold.firstChunk)
+                prefix.withUnsafeBufferPointer { p in
+                    for i in 0..<spectrumSize { windowSpectra[i] = p[b * spectrumSize + i] - p[a * spectrumSize + i] }
+                }
+                let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
+                guard z.isFinite else { continue }
+                if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
+                    fold.window(lower..<upper, into: &folded)
+                    candidates[w].append(Candidate(z: z, speed: index, offset: offset, window: folded))
+                    candidates[w].sort { $0.z > $1.z }
+                    if candidates[w].count > Self.candidatesPerWindow { candidates[w].removeLast() }
+                }
+            }
+        }
+        var found: [Found] = []
+        windowLoop: for (w, range) in windows.enumerated() {
+            for candidate in candidates[w] where candidate.z >= Self.decodeZ {
+                let speed = speeds[candidate.speed].speed
+                if let (payload, score) = decode(candidate.window, offset: candidate.offset) {
+                    found.append(Found(chunks: range, speed: speed, offset: candidate.offset, payload: payload, score: score))
+                    continue windowLoop
+                }
+            }
+            // The coarse grid can be half a step off: refine around promising candidates.
+            for candidate in candidates[w] where candidate.z >= Self.refineZ {
+                for step in [-0.5, 0.5] {
+                    let speed = speeds[candidate.speed].speed + step * P.speedStep
+                    let (window, offset) = refold(spectra, chunks: range, nominalChunks: nominalChunks,
+                                                  speed: speed, floors: floors)
+                    if let (payload, score) = decode(window, offset: offset) {
+                        found.append(Found(chunks: range, speed: speed, offset: offset, payload: payload, score: score))
+                        continue windowLoop
+                    }
+                }
+            }
+        }
+        var detections = merge(found, nominalChunks: nominalChunks, duration: duration)
+        // Window edges are a frame apart: refine each stretch at hop resolution.
+        let hopSeconds = SpectralFrontEnd.hopSeconds
+        for i in detections.indices {
+            let d = detections[i]
+            guard let offset = d.frameOffset else { continue }
+            let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
+            let chips = layout.chips(for: WatermarkPayload(message: d.message), key: key)
+            let located = MarkLocator.locate(spectra, guess: guess, chips: chips, speed: d.speed,
+                                             offset: offset, floors: floors)
+            // Hop m is centred on sample 256 m: the stretch runs half a hop either side.
+            detections[i].start = max(0, (Double(located.lowerBound) - 0.5) * hopSeconds)
+            detections[i].end = min(duration, (Double(located.upperBound) - 0.5) * hopSeconds)
+        }
+        return detections
+    }
+
+    /// Sync z-score below which a candidate is not worth a Viterbi run (noise peaks
+    /// among 192 offsets sit near 3; a decodable mark's sync stands well above).
+    static let decodeZ: Float = 2.5
+    /// Sync z-score above which a failed candidate is retried between grid speeds.
+    static let refineZ: Float = 3.5
+
+    /// The payload and score of a folded window at a frame offset, when the keyed
+    /// check holds and the score reaches the minimum.
+    private func decode(_ window: [Float], offset: Int) -> (WatermarkPayload, Float)? {
+        let tiles = decoder.tiles(window, offset: offset)
+        guard let (payload, score) = decoder.decode(tiles: tiles), score >= Self.minimumScore else { return nil }
+        return (payload, score)
+    }
+
+    /// Folds one window again at `speed` from only the hops it needs, and finds its offset.
+    private func refold(_ spectra: HopSpectra, chunks: Range<Int>, nominalChunks: Int, speed: Double,
+                        floors: [Float]) -> (window: [Float], offset: Int) {
+        let period = Double(P.hopsPerFrame)
+        let margin = SpeedScale.detrendHops
+        let first = max(spectra.firstHop, Int(Double(chunks.lowerBound) * period / speed) - margin)
+        let last = chunks.upperBound >= nominalChunks ? spectra.endHop
+            : min(spectra.endHop, Int(Double(chunks.upperBound) * period / speed) + margin)
+        var stats: [Float] = []
+        var fold = FrameFold()
+        var window: [Float] = []
+        SpeedScale(speed: speed).statistics(spectra, hops: first..<max(first, last), floors: floors, into: &stats)
+        fold.fold(stats, firstHop: first, speed: speed)
+        let upper = chunks.upperBound >= nominalChunks ? fold.endChunk : min(fold.endChunk, chunks.upperBound)
+        fold.window(min(chunks.lowerBound, upper)..<upper, into: &window)
+        return (window, correlator.correlate(window).offset)
+    }
+
+    /// Window chunk ranges: every single chunk, then 2, 4 and 8 chunks at half-length
+    /// steps; a level whose windows would cover everything is one whole-input window.
+    static func windows(chunks: Int) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var length = 1
+        while length <= maximumWindowFrames {
+            if length >= chunks {
+                result.append(0..<chunks)
+                break
+            }
+            let step = max(1, length / 2)
+            var start = 0
+            while start + length < chunks {
+                result.append(start..<(start + length))
+                start += step
+            }
+            result.append((chunks - length)..<chunks)
+            length *= 2
+        }
+        var seen = Set<Range<Int>>()
+        return result.filter { seen.insert($0).inserted }
+    }
+
+    /// Turns decoded windows into detections: times in seconds of the input, windows
+    /// with the same ID that overlap or touch merged into one.
+    private func merge(_ found: [Found], nominalChunks: Int, duration: Double) -> [WatermarkDetection] {
+        let hopSeconds = SpectralFrontEnd.hopSeconds
+        let chunkHops = Double(P.hopsPerFrame)
+        var spans: [WatermarkDetection] = found.map { item in
+            let start = Double(item.chunks.lowerBound) * chunkHops / item.speed * hopSeconds
+            let end = item.chunks.upperBound >= nominalChunks ? duration
+                : Double(item.chunks.upperBound) * chunkHops / item.speed * hopSeconds
+            var detection = WatermarkDetection(message: item.payload.message, start: max(0, start),
+                                               end: min(duration, end), score: Double(item.score), speed: item.speed)
+            detection.frameOffset = item.offset
+            return detection
+        }
+        spans.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        var merged: [WatermarkDetection] = []
+        for span in spans {
+            if let index = merged.lastIndex(where: { $0.message == span.message }),
+               span.start <= merged[index].end + 0.5 {
+                merged[index].end = max(merged[index].end, span.end)
+                if span.score > merged[index].score {
+                    merged[index].score = span.score
+                    merged[index].speed = span.speed
+                    merged[index].frameOffset = span.frameOffset
+                }
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import QixAudio
+import QixWatermark
+
+/// `qix detect`: finds the IDs hidden in audio files.
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Find watermark IDs in audio files.",
+        discussion: """
+            Reads each INPUT (any format libsndfile reads; '-' reads a WAV/FLAC stream from stdin) and \
+            prints the IDs found, with where they were heard. Playback speeds within +-3 % are searched. \
+            With --json: one object per input per line, in input order: \
+            {"file", "duration", "detections": [{"message", "start", "end", "score"}]}. \
+            An unreadable input prints an error on stderr, is skipped, and the exit code is 1 at the end; \
+            finding nothing is not an error (exit 0).
+            """)
+
+    @Argument(help: "Audio files to scan.")
+    var inputs: [String]
+
+    @Option(help: "Key file from 'qix keygen' (default: the public test key).")
+    var key: String?
+
+    @Flag(help: "One JSON object per input per line.")
+    var json = false
+
+    @Flag(help: "Print the time spent decoding/analysing and searching each input on stderr.")
+    var timings = false
+
+    func run() throws {
+        let watermarkKey = try KeyOption.load(key)
+        let detector = WatermarkDetector(key: watermarkKey)
+        var failed = false
+        for input in inputs {
+            do {
+                let (detections, duration) = try Self.detect(path: input, with: detector, timings: timings)
+                print(json ? Self.jsonLine(file: input, duration: duration, detections: detections)
+                           : Self.humanText(file: input, duration: duration, detections: detections))
+            } catch {
+                StandardError.line("qix: error: \(error)")
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Streams a file through the front end block by block and detects.
+    static func detect(path: String, with detector: WatermarkDetector, timings: Bool = false) throws -> ([WatermarkDetection], Double) {
+        let started = clock()
+        let reader = try AudioFileReader(path: path)
+        let frontEnd: SpectralFrontEnd
+        do { frontEnd = try SpectralFrontEnd(inputRate: reader.info.sampleRate, channels: reader.info.channels) }
+        catch let error as WatermarkError { throw CommandFailure(error.what, path, error.reason) }
+        try reader.forEachBlock { frontEnd.feed($0) }
+        frontEnd.finish()
+        let analysed = clock()
+        let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
+        let detections = detector.detect(frontEnd.spectra, duration: duration)
+        if timings {
+            let seconds = { (ticks: clock_t) in Double(ticks) / Double(CLOCKS_PER_SEC) }
+            StandardError.line("qix detect: \(path): CPU seconds: decode + 16 kHz STFT \(seconds(analysed - started)), search + decode \(seconds(clock() - analysed))")
+        }
+        return (detections, duration)
+    }
+
+    static func jsonLine(file: String, duration: Double, detections: [WatermarkDetection]) -> String {
+        var line = JSONLine()
+        line.add("file", file)
+        line.add("duration", rounded(duration))
+        line.addRaw("detections", JSONLine.array(detections.map { detection in
+            var item = JSONLine()
+            item.add("message", detection.hex)
+            item.add("start", rounded(detection.start))
+            item.add("end", rounded(detection.end))
+            item.add("score", (detection.score * 100).rounded() / 100)
+            return item.string
+        }))
+        return line.string
+    }
+
+    static func humanText(file: String, duration: Double, detections: [WatermarkDetection]) -> String {
+        if detections.isEmpty { return "\(file): no watermark found (\(rounded(duration)) s)" }
+        return detections.map { d in
+            "\(file): \(d.hex) from \(rounded(d.start)) s to \(rounded(d.end)) s (score \((d.score * 10).rounded() / 10), speed \((d.speed * 1000).rounded() / 1000))"
+        }.joined(separator: "\n")
+    }
+
+    /// Milliseconds are plenty for positions in a file.
+    static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+}

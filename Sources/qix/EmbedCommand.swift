@@ -1,0 +1,64 @@
+import ArgumentParser
+import QixAudio
+import QixWatermark
+
+/// `qix embed`: hides a 32-bit ID in an audio file under a key.
+struct EmbedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "embed",
+        abstract: "Hide a 32-bit ID (8 hex digits) inaudibly in an audio file.",
+        discussion: """
+            The ID is repeated through the whole file (one frame every 3.072 s), so any 3 to 5 s \
+            of the output decodes, whatever its start. OUTPUT's format follows its extension: \
+            .wav (PCM 16, or float when INPUT is float), .flac, .ogg (Vorbis), .opus, .mp3; it keeps \
+            INPUT's sample rate, channel count and length. Opus only stores 8, 12, 16, 24 or 48 kHz: \
+            other rates are refused (resample first, e.g. with sox). INPUT needs at least 12 kHz and \
+            0.128 s of audio. Without --key the public test key is used (a warning says so).
+            """)
+
+    @Argument(help: "Audio file to mark ('-' reads a WAV/FLAC stream from stdin).")
+    var input: String
+
+    @Argument(help: "Where to write the marked audio; written atomically.")
+    var output: String
+
+    @Option(help: "The ID: exactly 8 hex digits (case-insensitive).")
+    var message: String
+
+    @Option(help: "Key file from 'qix keygen' (default: the public test key).")
+    var key: String?
+
+    @Option(help: "Watermark strength relative to the tuned, inaudible default (1); (0, 5].")
+    var strength: Double = 1
+
+    func run() throws {
+        let payload: WatermarkPayload
+        do { payload = try WatermarkPayload(hex: message) } catch let error as WatermarkError {
+            throw CommandFailure(error.what, error.subject, error.reason)
+        }
+        guard AudioFileFormat(path: output) != nil else {
+            throw CommandFailure("cannot write audio", output, "unknown extension; use .wav, .flac, .ogg, .opus or .mp3")
+        }
+        let watermarkKey = try KeyOption.load(key)
+        let reader = try AudioFileReader(path: input)
+        if let format = AudioFileFormat(path: output), let rates = format.supportedSampleRates,
+           !rates.contains(reader.info.sampleRate) {
+            throw CommandFailure("cannot write audio", output,
+                                 "\(format.rawValue) cannot store \(reader.info.sampleRate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz (resample the input first)")
+        }
+        let embedder: WatermarkEmbedder
+        do { embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength) }
+        catch let error as WatermarkError { throw CommandFailure(error.what, error.subject, error.reason) }
+        let host = try reader.readAll()
+        var levels = SignalLevels()
+        host.samples.withUnsafeBufferPointer { levels.add($0) }
+        if levels.peak == 0 {
+            StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
+        }
+        let marked: AudioBuffer
+        do { marked = try embedder.embed(host) } catch let error as WatermarkError {
+            throw CommandFailure(error.what, input == "-" ? "stdin" : input, "\(error.subject): \(error.reason)")
+        }
+        try AudioFileWriter.write(marked, to: output, encoding: reader.info.isFloat ? .float32 : .pcm16)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import QixWatermark
+
+/// Loads the `--key` file, or the public test key (with a warning) when none is given.
+enum KeyOption {
+    /// The key in `path`, or `WatermarkKey.publicTestKey` with a warning on stderr.
+    static func load(_ path: String?) throws -> WatermarkKey {
+        guard let path else {
+            StandardError.warning("no --key given: using the public test key, which anyone can read and forge; for testing only")
+            return WatermarkKey.publicTestKey
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("cannot read key", path, "no such file")
+        }
+        guard !isDirectory.boolValue else { throw CommandFailure("cannot read key", path, "is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read key", path, "permission denied or unreadable")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure("invalid key", path, "not a text file of 32 hex digits")
+        }
+        do {
+            return try WatermarkKey(hex: text, subject: path)
+        } catch let error as WatermarkError {
+            throw CommandFailure(error.what, path, error.reason)
+        }
+    }
+}

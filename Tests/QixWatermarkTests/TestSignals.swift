@@ -1,0 +1,53 @@
+import Foundation
+import QixAudio
+
+/// Deterministic host signals for the watermark tests.
+enum TestSignals {
+    /// A seeded uniform generator in [-1, 1).
+    struct Noise {
+        var state: UInt64
+        mutating func next() -> Float {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int64(bitPattern: state) >> 11) / Float(1 << 52)
+        }
+    }
+
+    /// Plucked harmonic notes over a quiet noise bed: music-like, with onsets and tonal peaks.
+    static func music(seconds: Double, rate: Int = 44_100, channels: Int = 2, seed: UInt64 = 1) -> AudioBuffer {
+        let frames = Int(seconds * Double(rate))
+        var noise = Noise(state: seed)
+        var mono = [Float](repeating: 0, count: frames)
+        let notes: [Double] = [220, 277.2, 329.6, 440, 392, 293.7, 349.2, 261.6]
+        let noteFrames = Int(0.25 * Double(rate))
+        for i in 0..<frames {
+            let note = notes[(i / noteFrames) % notes.count]
+            let t = Double(i % noteFrames) / Double(rate)
+            let envelope = exp(-4 * t)
+            var value = 0.0
+            for h in 1...8 { value += sin(2 * .pi * note * Double(h) * Double(i) / Double(rate)) / Double(h) }
+            mono[i] = Float(0.25 * envelope * value) + 0.02 * noise.next()
+        }
+        var samples = [Float](repeating: 0, count: frames * channels)
+        for i in 0..<frames { for c in 0..<channels { samples[i * channels + c] = mono[i] * (c == 0 ? 1 : 0.8) } }
+        return AudioBuffer(samples: samples, channels: channels, sampleRate: rate)
+    }
+
+    /// A corpus clip (corpus/clips/<prefix>*.flac), `seconds` long from `start`.
+    static func corpus(_ prefix: String, start: Double = 0, seconds: Double = .infinity) throws -> AudioBuffer {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpus/clips")
+        let name = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+            .first { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }!
+        let buffer = try AudioFileReader.readAll(path: root.appendingPathComponent(name).path)
+        let first = Int(start * Double(buffer.sampleRate))
+        let count = seconds.isFinite ? Int(seconds * Double(buffer.sampleRate)) : buffer.frameCount - first
+        return buffer.slice(frames: first..<(first + count))
+    }
+
+    /// White noise at `level` RMS-ish amplitude.
+    static func noise(seconds: Double, rate: Int, level: Float, seed: UInt64 = 3) -> AudioBuffer {
+        var noise = Noise(state: seed)
+        let samples = (0..<Int(seconds * Double(rate))).map { _ in level * noise.next() }
+        return AudioBuffer(samples: samples, channels: 1, sampleRate: rate)
+    }
+}

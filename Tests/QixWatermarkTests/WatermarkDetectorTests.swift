@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import QixAudio
+@testable import QixWatermark
+
+struct WatermarkDetectorTests {
+    let key = WatermarkKey.publicTestKey
+    let message: UInt32 = 0x5eed1234
+
+    /// The first `seconds` of a corpus clip, marked.
+    func marked(_ prefix: String = "a01", seconds: Double) throws -> AudioBuffer {
+        try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message))
+            .embed(TestSignals.corpus(prefix, seconds: seconds))
+    }
+
+    @Test func syncCorrelatorFindsTheOffset() {
+        let layout = WatermarkLayout(key: key)
+        let correlator = SyncCorrelator(layout: layout)
+        let period = WatermarkParameters.hopsPerFrame
+        var noise = TestSignals.Noise(state: 5)
+        let chips = layout.chips(for: WatermarkPayload(message: 1), key: key)
+        for shift in [0, 7, 100, 191] {
+            var window = [Float](repeating: 0, count: WatermarkParameters.bandCount * period)
+            for b in 0..<WatermarkParameters.bandCount {
+                for r in 0..<period {
+                    let tile = (r / WatermarkParameters.hopsPerSlot) * WatermarkParameters.bandCount + b
+                    window[b * period + (r + shift) % period] = 0.3 * chips[tile] + noise.next()
+                }
+            }
+            let (offset, z) = correlator.correlate(window)
+            #expect(offset == shift)
+            #expect(z > 5)
+        }
+    }
+
+    @Test(arguments: ["a01", "a05"])
+    func decodesAnExcerptAnywhere(_ host: String) throws {
+        let audio = try marked(host, seconds: 12)
+        let rate = Double(audio.sampleRate)
+        let detector = WatermarkDetector(key: key)
+        for start in [0.0, 1.37, 6.9] {
+            let clip = audio.slice(frames: Int(start * rate)..<Int((start + 5) * rate))
+            let found = try detector.detect(clip)
+            #expect(found.map(\.message) == [message], "start \(start)")
+        }
+    }
+
+    @Test func findsNothingWithoutMarkOrWithWrongKey() throws {
+        let other = try WatermarkKey(hex: "00112233445566778899aabbccddeeff")
+        #expect(try WatermarkDetector(key: other).detect(try marked(seconds: 6)).isEmpty)
+        #expect(try WatermarkDetector(key: key).detect(TestSignals.corpus("a02", seconds: 6)).isEmpty)
+        #expect(try WatermarkDetector(key: key).detect(TestSignals.music(seconds: 6, seed: 4)).isEmpty)
+        let silence = AudioBuffer(samples: [Float](repeating: 0, count: 48_000 * 4), channels: 1, sampleRate: 48_000)
+        #expect(try WatermarkDetector(key: key).detect(silence).isEmpty)
+        let square = AudioBuffer(samples: (0..<(44_100 * 4)).map { ($0 / 50) % 2 == 0 ? 1 : -1 }, channels: 1, sampleRate: 44_100)
+        #expect(try WatermarkDetector(key: key).detect(square).isEmpty)
+        let short = AudioBuffer(samples: [Float](repeating: 0.1, count: 1000), channels: 1, sampleRate: 44_100)
+        #expect(try WatermarkDetector(key: key).detect(short).isEmpty)
+    }
+
+    @Test func searchesSpeed() throws {
+        let audio = try marked("a02", seconds: 6)
+        for factor in [1.03, 0.97, 1.012] {
+            let changed = try Resampler.changeSpeed(audio, by: factor)
+            let clip = changed.slice(frames: 22_050..<(22_050 + 4 * 44_100))
+            let found = try WatermarkDetector(key: key).detect(clip)
+            #expect(found.map(\.message) == [message], "speed \(factor)")
+            if let speed = found.first?.speed { #expect(abs(speed - factor) < 0.006) }
+        }
+    }
+
+    /// A file marked only in its middle third: the reported stretch is within 0.5 s.
+    @Test func locatesAMarkedMiddleThird() throws {
+        let host = try TestSignals.corpus("a05", seconds: 24)
+        let third = host.frameCount / 3
+        let middle = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message))
+            .embed(host.slice(frames: third..<(2 * third)))
+        var audio = host
+        audio.samples.replaceSubrange((third * host.channels)..<(2 * third * host.channels), with: middle.samples)
+        let found = try WatermarkDetector(key: key).detect(audio)
+        #expect(found.count == 1)
+        let start = Double(third) / Double(host.sampleRate), end = 2 * start
+        if let d = found.first {
+            #expect(d.message == message)
+            #expect(abs(d.start - start) <= 0.5 && abs(d.end - end) <= 0.5, "\(d.start)-\(d.end) vs \(start)-\(end)")
+        }
+    }
+
+    /// The streaming path: blocks of odd sizes through the front end, old hops dropped,
+    /// detection on what is left, with times still in stream seconds.
+    @Test func detectsFromStreamedBlocksAfterDroppingOldHops() throws {
+        let audio = try marked("a03", seconds: 12)
+        let frontEnd = try SpectralFrontEnd(inputRate: audio.sampleRate, channels: audio.channels)
+        var position = 0
+        var sizes = [1, 37, 4096, 999, 20_000]
+        while position < audio.samples.count {
+            let size = min(sizes[0] * audio.channels, audio.samples.count - position)
+            sizes.append(sizes.removeFirst())
+            audio.samples.withUnsafeBufferPointer { frontEnd.feed(UnsafeBufferPointer(rebasing: $0[position..<(position + size)])) }
+            position += size
+        }
+        frontEnd.finish()
+        var spectra = frontEnd.spectra
+        #expect(abs(spectra.count - 751) <= 1)
+        spectra.drop(before: 250)
+        #expect(spectra.firstHop == 250)
+        let found = WatermarkDetector(key: key).detect(spectra, duration: audio.duration)
+        #expect(found.map(\.message) == [message])
+        if let first = found.first { #expect(first.start >= 3.9 && first.end > 11.5) }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import QixWatermark
+@testable import qix
+
+struct CommandTests {
+    @Test func detectJSONLineFollowsTheContract() {
+        let detection = WatermarkDetection(message: 0xab, start: 1.25, end: 7.5, score: 12.3456, speed: 1)
+        let line = DetectCommand.jsonLine(file: "a \"b\".wav", duration: 15, detections: [detection])
+        #expect(line == #"{"file": "a \"b\".wav", "duration": 15, "detections": [{"message": "000000ab", "start": 1.25, "end": 7.5, "score": 12.35}]}"#)
+        #expect(DetectCommand.jsonLine(file: "x", duration: 2.5, detections: []) == #"{"file": "x", "duration": 2.5, "detections": []}"#)
+    }
+
+    @Test func keyFileErrorsNameTheFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qix-key-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: CommandFailure.self) { try KeyOption.load(directory.appendingPathComponent("missing").path) }
+        let bad = directory.appendingPathComponent("bad.key")
+        try "not a key\n".write(to: bad, atomically: true, encoding: .utf8)
+        #expect(throws: CommandFailure.self) { try KeyOption.load(bad.path) }
+        let good = directory.appendingPathComponent("good.key")
+        try "00112233445566778899AABBCCDDEEFF\n".write(to: good, atomically: true, encoding: .utf8)
+        #expect(try KeyOption.load(good.path).hex == "00112233445566778899aabbccddeeff")
+    }
+
+    @Test func embedRejectsBadMessagesBeforeReading() throws {
+        for message in ["1234567", "123456789", "g2345678"] {
+            var command = try EmbedCommand.parse(["missing.wav", "out.wav", "--message", message])
+            #expect(throws: CommandFailure.self) { try command.run() }
+        }
+    }
+}
