@@ -2,18 +2,20 @@ import QixAudio
 import QixWatermark
 
 /// Runs the watermark detector over a whole recording of any length in bounded memory:
-/// the file is read in overlapping chunks, each chunk is detected on its own, and
-/// detections of one ID that touch or overlap across chunks are merged.
+/// the file streams through the detector's front end (decode, 16 kHz, STFT) once, the
+/// search runs over every `chunkSeconds` of analysed hops, and all but the last
+/// `overlapSeconds` of hops are then dropped. Detections of one ID that touch or
+/// overlap across chunks are merged.
 public struct WatermarkRecordingAnalyzer: Sendable {
     /// The key IDs were embedded with.
     public let key: WatermarkKey
-    /// Audio per chunk, seconds.
+    /// Audio searched at once, seconds.
     public let chunkSeconds: Double
-    /// Overlap between consecutive chunks, seconds: at least the longest detection
+    /// Hops kept from one search to the next, seconds: at least the longest detection
     /// window, so an ID that straddles a chunk boundary is still seen whole once.
     public let overlapSeconds: Double
 
-    /// Makes an analyzer; the defaults keep a 48 kHz stereo chunk near 60 MB.
+    /// Makes an analyzer; the defaults hold about 7 MB of spectra whatever the file's length.
     public init(key: WatermarkKey, chunkSeconds: Double = 150, overlapSeconds: Double = 30) {
         self.key = key
         self.chunkSeconds = chunkSeconds
@@ -22,45 +24,36 @@ public struct WatermarkRecordingAnalyzer: Sendable {
 
     /// Detects every ID in the file at `path`.
     public func analyze(path: String) throws -> RecordingAnalysis {
-        let reader: AudioFileReader
-        do { reader = try AudioFileReader(path: path) } catch let error as AudioError {
-            throw ScanError(error.what, error.subject, error.reason)
-        }
         let detector = WatermarkDetector(key: key)
-        let rate = reader.info.sampleRate, channels = reader.info.channels
-        let chunkFrames = Int(chunkSeconds * Double(rate))
-        let stepFrames = chunkFrames - Int(overlapSeconds * Double(rate))
-        var window: [Float] = []
-        var block: [Float] = []
-        var windowStart = 0   // frame index of window[0]
+        let hopSeconds = SpectralFrontEnd.hopSeconds
+        let chunkHops = Int(chunkSeconds / hopSeconds), overlapHops = Int(overlapSeconds / hopSeconds)
         var found: [ScanDetection] = []
-        var atEnd = false
-        do {
-            while !atEnd {
-                // Fill the window up to a whole chunk.
-                while window.count < chunkFrames * channels {
-                    let got = try reader.read(frames: min(65_536, chunkFrames - window.count / channels), into: &block)
-                    if got == 0 { atEnd = true; break }
-                    window.append(contentsOf: block)
-                }
-                if window.isEmpty { break }
-                let buffer = AudioBuffer(samples: window, channels: channels, sampleRate: rate)
-                let offset = Double(windowStart) / Double(rate)
-                for d in try detector.detect(buffer) {
-                    // Milliseconds and hundredths are what the detector resolves; more digits are noise.
-                    found.append(ScanDetection(message: d.hex, start: Self.round(d.start + offset, 1000),
-                                               end: Self.round(d.end + offset, 1000), score: Self.round(d.score, 100)))
-                }
-                if atEnd { break }
-                window.removeFirst(stepFrames * channels)
-                windowStart += stepFrames
+        func search(_ spectra: HopSpectra, duration: Double) {
+            for d in detector.detect(spectra, duration: duration) {
+                // Milliseconds and hundredths are what the detector resolves; more digits are noise.
+                found.append(ScanDetection(message: d.hex, start: Self.round(d.start, 1000),
+                                           end: Self.round(d.end, 1000), score: Self.round(d.score, 100)))
             }
+        }
+        do {
+            let reader = try AudioFileReader(path: path)
+            let frontEnd = try SpectralFrontEnd(inputRate: reader.info.sampleRate, channels: reader.info.channels)
+            try reader.forEachBlock { block in
+                frontEnd.feed(block)
+                if frontEnd.spectra.count >= chunkHops + overlapHops {
+                    search(frontEnd.spectra, duration: Double(frontEnd.spectra.endHop) * hopSeconds)
+                    frontEnd.spectra.drop(before: frontEnd.spectra.endHop - overlapHops)
+                }
+            }
+            frontEnd.finish()
+            let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
+            search(frontEnd.spectra, duration: duration)
+            return RecordingAnalysis(duration: duration, detections: Self.merge(found))
         } catch let error as AudioError {
             throw ScanError(error.what, error.subject, error.reason)
         } catch let error as WatermarkError {
             throw ScanError(error.what, path, error.reason)
         }
-        return RecordingAnalysis(duration: Double(reader.framesRead) / Double(rate), detections: Self.merge(found))
     }
 
     static func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
