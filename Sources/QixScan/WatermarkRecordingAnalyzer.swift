@@ -35,25 +35,20 @@ public struct WatermarkRecordingAnalyzer: Sendable {
                                            end: Self.round(d.end, 1000), score: Self.round(d.score, 100)))
             }
         }
-        do {
-            let reader = try AudioFileReader(path: path)
-            let frontEnd = try SpectralFrontEnd(inputRate: reader.info.sampleRate, channels: reader.info.channels)
-            try reader.forEachBlock { block in
-                frontEnd.feed(block)
-                if frontEnd.spectra.count >= chunkHops + overlapHops {
-                    search(frontEnd.spectra, duration: Double(frontEnd.spectra.endHop) * hopSeconds)
-                    frontEnd.spectra.drop(before: frontEnd.spectra.endHop - overlapHops)
-                }
+        // Errors are QixErrors already naming the file or the unusable parameter.
+        let reader = try AudioFileReader(path: path)
+        let frontEnd = try SpectralFrontEnd(inputRate: reader.info.sampleRate, channels: reader.info.channels)
+        try reader.forEachBlock { block in
+            frontEnd.feed(block)
+            if frontEnd.spectra.count >= chunkHops + overlapHops {
+                search(frontEnd.spectra, duration: Double(frontEnd.spectra.endHop) * hopSeconds)
+                frontEnd.spectra.drop(before: frontEnd.spectra.endHop - overlapHops)
             }
-            frontEnd.finish()
-            let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
-            search(frontEnd.spectra, duration: duration)
-            return RecordingAnalysis(duration: duration, detections: Self.merge(found))
-        } catch let error as AudioError {
-            throw ScanError(error.what, error.subject, error.reason)
-        } catch let error as WatermarkError {
-            throw ScanError(error.what, path, error.reason)
         }
+        frontEnd.finish()
+        let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
+        search(frontEnd.spectra, duration: duration)
+        return RecordingAnalysis(duration: duration, detections: Self.merge(found))
     }
 
     static func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }

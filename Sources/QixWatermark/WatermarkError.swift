@@ -1,20 +1,4 @@
-/// A failure of the watermark codec (bad key, bad message, unusable audio), phrased
-/// for a one-line user error: `<what> (<subject>): <reason>`.
-public struct WatermarkError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What went wrong, in a few words.
-    public var what: String
-    /// The field, file or value the error is about.
-    public var subject: String
-    /// Why, in the user's terms.
-    public var reason: String
+import QixAudio
 
-    /// Makes an error from its three parts.
-    public init(_ what: String, _ subject: String, _ reason: String) {
-        self.what = what
-        self.subject = subject
-        self.reason = reason
-    }
-
-    /// The one-line form.
-    public var description: String { "\(what) (\(subject)): \(reason)" }
-}
+/// Errors of the watermark codec (bad key, bad message, unusable audio).
+public typealias WatermarkError = QixError

@@ -53,9 +53,7 @@ struct ListenCommand: ParsableCommand {
         let sampleFormat = try RawSampleFormat.parse(format)
         let watermarkKey = try KeyOption.load(key)
         let reader = try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
-        let detector: StreamingDetector
-        do { detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels) }
-        catch let error as WatermarkError { throw CommandFailure(error.what, error.subject, error.reason) }
+        let detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels)
 
         let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channels)

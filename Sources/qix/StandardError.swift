@@ -1,3 +1,4 @@
+import QixAudio
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,20 +25,5 @@ enum StandardError {
     static func warning(_ text: String) { line("qix: warning: \(text)") }
 }
 
-/// One failed input out of several: reported at once, and the command exits 1 at the end.
-struct CommandFailure: Error, CustomStringConvertible {
-    /// What went wrong, in a few words.
-    var what: String
-    /// The file or field.
-    var subject: String
-    /// Why.
-    var reason: String
-
-    init(_ what: String, _ subject: String, _ reason: String) {
-        self.what = what
-        self.subject = subject
-        self.reason = reason
-    }
-
-    var description: String { "\(what) (\(subject)): \(reason)" }
-}
+/// A failed input or piece of work in the CLI itself: the same one-line error as the libraries'.
+typealias CommandFailure = QixError

@@ -1,11 +1,11 @@
-/// A failure to read, write or convert audio, phrased for a one-line user error.
-///
-/// `description` reads `<what> (<subject>): <reason>`, the shape the `qix` CLI prints
-/// after `qix: error: `.
-public struct AudioError: Error, CustomStringConvertible, Sendable, Equatable {
+/// A failure phrased for a one-line user error: `<what> (<subject>): <reason>`, the shape
+/// the `qix` CLI prints after `qix: error: `. Every QixKit module that reports bad input
+/// or failed work throws this one type, under its own domain name (`AudioError`,
+/// `WatermarkError`, `ScanError`).
+public struct QixError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, in a few words ("cannot read audio").
     public var what: String
-    /// The file path or field the error is about.
+    /// The file path, option or field the error is about.
     public var subject: String
     /// Why, in the user's terms.
     public var reason: String
@@ -20,3 +20,6 @@ public struct AudioError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The one-line form: `<what> (<subject>): <reason>`.
     public var description: String { "\(what) (\(subject)): \(reason)" }
 }
+
+/// Errors reading, writing or converting audio.
+public typealias AudioError = QixError
