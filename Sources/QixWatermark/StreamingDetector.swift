@@ -1,8 +1,9 @@
 import QixAudio
 
-/// Detects IDs in a live stream fed in blocks of any size, with bounded memory: it keeps
-/// the last `window` seconds at the detector's 16 kHz rate and runs the same
-/// `WatermarkDetector` as file detection over them every `period` seconds of audio.
+/// Detects IDs in a live stream fed in blocks of any size, with bounded memory: the
+/// stream goes once through the same front end as file detection (16 kHz, STFT), the
+/// last `window` seconds of spectra are kept, and the same `WatermarkDetector` searches
+/// them every `period` seconds of audio.
 ///
 /// Each ID is reported once per continuous stretch: it is announced when first decoded,
 /// and again only after it has been absent for at least `absence` seconds.
@@ -40,13 +41,9 @@ public final class StreamingDetector {
 
     private typealias P = WatermarkParameters
     private let detector: WatermarkDetector
-    private let resampler: Resampler?
-    private var mono: [Float] = []
-    private var converted: [Float] = []
-    /// 16 kHz samples; `recent[0]` is stream sample `recentStart`.
-    private var recent: [Float] = []
-    private var recentStart = 0
-    private var samplesSinceEvaluation = 0
+    /// Decoding front end shared by every evaluation: each hop is analysed once.
+    private let frontEnd: SpectralFrontEnd
+    private var hopsSinceEvaluation = 0
     /// Per ID, the stream time its current stretch was last heard to.
     private var lastHeard: [UInt32: Double] = [:]
 
@@ -63,8 +60,7 @@ public final class StreamingDetector {
         self.period = min(max(period, 0.1), self.window / 2)
         self.absence = absence
         detector = WatermarkDetector(key: key)
-        resampler = inputRate == P.sampleRate ? nil
-            : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1, quality: .medium)
+        frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
     }
 
     /// Stream seconds read so far.
@@ -74,74 +70,53 @@ public final class StreamingDetector {
     public func feed(_ block: UnsafeBufferPointer<Float>) -> [Heard] {
         let frames = block.count / channels
         guard frames > 0 else { return [] }
-        framesRead += Int64(frames)
-        if mono.count != frames { mono = [Float](repeating: 0, count: frames) }
-        mono.withUnsafeMutableBufferPointer { out in
-            ChannelMixer.mixDown(block, channels: channels, into: out)
-            for i in 0..<frames where !out[i].isFinite { out[i] = 0 }
+        var heard: [Heard] = []
+        // Evaluate at period boundaries, however large the block: feed it in period-sized pieces.
+        let periodFrames = max(1, Int(period * Double(inputRate)))
+        var offset = 0
+        while offset < frames {
+            let take = min(frames - offset, periodFrames)
+            let before = frontEnd.spectra.endHop
+            frontEnd.feed(UnsafeBufferPointer(rebasing: block[(offset * channels)..<((offset + take) * channels)]))
+            framesRead += Int64(take)
+            offset += take
+            hopsSinceEvaluation += frontEnd.spectra.endHop - before
+            if Double(hopsSinceEvaluation) * SpectralFrontEnd.hopSeconds >= period { heard += evaluate() }
         }
-        if let resampler {
-            converted.removeAll(keepingCapacity: true)
-            resampler.process(mono, into: &converted)
-            return append(converted, final: false)
-        }
-        return append(mono, final: false)
+        return heard
     }
 
     /// Feeds an array of interleaved samples.
     public func feed(_ block: [Float]) -> [Heard] { block.withUnsafeBufferPointer { feed($0) } }
 
-    /// Ends the stream: drains the resampler and searches what was not searched yet.
+    /// Ends the stream: drains the front end and searches what was not searched yet.
     public func finish() -> [Heard] {
-        converted.removeAll(keepingCapacity: true)
-        resampler?.flush(into: &converted)
-        return append(converted, final: true)
+        let before = frontEnd.spectra.endHop
+        frontEnd.finish()
+        hopsSinceEvaluation += frontEnd.spectra.endHop - before
+        return hopsSinceEvaluation > 0 ? evaluate() : []
     }
 
-    private func append(_ samples: [Float], final: Bool) -> [Heard] {
-        var heard: [Heard] = []
-        let windowSamples = Int(window * Double(P.sampleRate))
-        let periodSamples = Int(period * Double(P.sampleRate))
-        var offset = 0
-        // Evaluate exactly at period boundaries, however large the block.
-        while offset < samples.count {
-            let take = min(samples.count - offset, periodSamples - samplesSinceEvaluation)
-            recent.append(contentsOf: samples[offset..<(offset + take)])
-            offset += take
-            samplesSinceEvaluation += take
-            if samplesSinceEvaluation >= periodSamples {
-                heard += evaluate(windowSamples: windowSamples)
-            }
-        }
-        if final && samplesSinceEvaluation > 0 { heard += evaluate(windowSamples: windowSamples) }
-        return heard
-    }
-
-    private func evaluate(windowSamples: Int) -> [Heard] {
-        samplesSinceEvaluation = 0
-        // Keep at most one window; trim in bulk so the copy cost stays amortised.
-        if recent.count > windowSamples {
-            let excess = recent.count - windowSamples
-            recent.removeFirst(excess)
-            recentStart += excess
-        }
+    private func evaluate() -> [Heard] {
+        hopsSinceEvaluation = 0
+        let windowHops = Int(window / SpectralFrontEnd.hopSeconds)
+        // Keep at most one window of hops: memory stays bounded for any stream length.
+        frontEnd.spectra.drop(before: frontEnd.spectra.endHop - windowHops)
         // Less than one watermark frame cannot decode.
-        guard recent.count >= P.hopsPerFrame * P.hop else { return [] }
+        guard frontEnd.spectra.count >= P.hopsPerFrame else { return [] }
         let now = secondsRead
         // IDs unheard for longer than the window can never merge again: forget them.
         lastHeard = lastHeard.filter { now - $0.value <= window + absence }
-        let origin = Double(recentStart) / Double(P.sampleRate)
-        let buffer = AudioBuffer(samples: recent, channels: 1, sampleRate: P.sampleRate)
-        guard let found = try? detector.detect(buffer) else { return [] }
+        let duration = Double(frontEnd.spectra.endHop) * SpectralFrontEnd.hopSeconds
         var heard: [Heard] = []
-        for d in found.sorted(by: { ($0.start, $0.message) < ($1.start, $1.message) }) {
-            let start = origin + d.start, end = origin + d.end
-            if let last = lastHeard[d.message], start - last < absence {
-                lastHeard[d.message] = max(last, end)
+        // Detection times are stream seconds already: hops are numbered from the stream's start.
+        for d in detector.detect(frontEnd.spectra, duration: duration).sorted(by: { ($0.start, $0.message) < ($1.start, $1.message) }) {
+            if let last = lastHeard[d.message], d.start - last < absence {
+                lastHeard[d.message] = max(last, d.end)
                 continue
             }
-            lastHeard[d.message] = end
-            heard.append(Heard(message: d.message, start: start, end: end, score: d.score, emittedAt: now))
+            lastHeard[d.message] = d.end
+            heard.append(Heard(message: d.message, start: d.start, end: d.end, score: d.score, emittedAt: now))
         }
         return heard
     }

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Generates a broadcast archive from the corpus clips (3 channels x 4 one-hour
+recordings, 16 kHz mono FLAC named CHANNEL_YYYYMMDD_HHMMSS.flac), inserts marked spots at
+known wall-clock times (some attacked: sped up 2 %, band-limited and quieter, under
+crowd noise), scans it with `qix scan`, and checks `qix report --json`: every spot once,
+wall-clock start within 1 s, no other airings. Prints the scan's throughput.
+
+Usage: python3 Benchmarks/scan/archive_check.py [--qix .build/release/qix] [--hours 4]
+       [--channels 3] [--jobs 2] [--keep DIR]
+Needs sox. Standard library only."""
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLIPS = os.path.join(REPO, "corpus", "clips")
+RATE = 16000
+SPOT = 10.0  # seconds of each inserted spot
+
+
+def sh(*args, **kw):
+    subprocess.run(args, check=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--qix", default=os.path.join(REPO, ".build", "release", "qix"))
+    ap.add_argument("--hours", type=int, default=4, help="recordings per channel (one hour each)")
+    ap.add_argument("--channels", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep", help="build the archive here and keep it")
+    a = ap.parse_args()
+    if not os.access(a.qix, os.X_OK):
+        sys.exit(f"archive_check: no qix at {a.qix}; run swift build -c release")
+    work = a.keep or tempfile.mkdtemp(prefix="qix-archive-")
+    os.makedirs(work, exist_ok=True)
+    parts, archive = os.path.join(work, "parts"), os.path.join(work, "archive")
+    os.makedirs(parts, exist_ok=True)
+    os.makedirs(archive, exist_ok=True)
+    key = os.path.join(work, "campaign.key")
+    if not os.path.exists(key):
+        sh(a.qix, "keygen", key, stderr=subprocess.DEVNULL)
+
+    # Background programme: speech and ambience alternating, looped to an hour.
+    bed = os.path.join(parts, "bed.wav")
+    sources = []
+    for i, clip in enumerate(["a05_speech_en-audiobook_librivox-austen.flac", "a09_ambience_cc0_sonicpi-vinyl-glass.flac",
+                              "a06_speech_cs-dialogue_fillets-airplane.flac"]):
+        sources.append(os.path.join(parts, f"bed{i}.wav"))
+        sh("sox", os.path.join(CLIPS, clip), "-r", str(RATE), "-c", "1", sources[-1], "norm", "-6")
+    sh("sox", *sources, bed, "repeat", "60")
+    crowd = os.path.join(parts, "crowd.wav")
+    sh("sox", os.path.join(CLIPS, "a07_crowd_stadium_etw.flac"), "-r", str(RATE), "-c", "1", crowd, "norm", "-16")
+
+    attacks = ["clean", "speed", "band", "crowd"]
+    hosts = ["a01_music_rock_sectoid_metal-madness.flac", "a02_music_orchestral_wesnoth_heroes-rite.flac",
+             "a03_music_blues_midi-fluidr3_openmsx-city-blues.flac"]
+    expected = []
+    spot_index = 0
+    day = a.hours * 3600
+    for c in range(a.channels):
+        channel = f"ch{c + 1}"
+        # Three spots per hour at distinct minutes, and one straddling the first hour boundary
+        # (4 s in one recording, 6 s in the next).
+        offsets = sorted([h * 3600 + at for h in range(a.hours)
+                          for at in (300 + 97 * c + 11 * h, 1500 + 53 * h, 2900 + 131 * c)]
+                         + ([3600 - 4] if a.hours > 1 else []))
+        segs, cursor = [], 0.0
+        for at in offsets:
+            spot_index += 1
+            message = f"{0xA0000000 + spot_index:08x}"
+            attack = attacks[spot_index % len(attacks)]
+            host = os.path.join(CLIPS, hosts[spot_index % len(hosts)])
+            marked = os.path.join(parts, f"m{spot_index}.flac")
+            sh(a.qix, "embed", host, marked, "--message", message, "--key", key)
+            spot = os.path.join(parts, f"s{spot_index}.wav")
+            effect = {"clean": [], "speed": ["speed", "1.02"], "band": ["sinc", "300-3400", "gain", "-10"],
+                      "crowd": []}[attack]
+            sh("sox", marked, "-r", str(RATE), "-c", "1", spot, "trim", "2", str(SPOT), *effect)
+            if attack == "crowd":
+                mixed = spot + ".crowd.wav"
+                sh("sox", "-m", spot, crowd, mixed, "trim", "0", str(SPOT))
+                os.replace(mixed, spot)
+            length = float(subprocess.run(["soxi", "-D", spot], capture_output=True, text=True).stdout)
+            bed_part = os.path.join(parts, f"{channel}_{len(segs):04d}.wav")
+            sh("sox", bed, bed_part, "trim", str(cursor % 1800), str(at - cursor))
+            segs += [bed_part, spot]
+            cursor = at + length
+            expected.append({"id": message, "channel": channel, "start": at, "attack": attack})
+        tail = os.path.join(parts, f"{channel}_{len(segs):04d}.wav")
+        sh("sox", bed, tail, "trim", str(cursor % 1800), str(day - cursor))
+        segs.append(tail)
+        whole = os.path.join(parts, f"{channel}_day.wav")
+        sh("sox", *segs, whole)
+        for h in range(a.hours):
+            name = f"{channel}_20261121_{10 + h:02d}0000"
+            sh("sox", whole, os.path.join(archive, name + ".flac"), "trim", str(h * 3600), "3600")
+            print(f"archive_check: {name}.flac", file=sys.stderr)
+        for f in segs + [whole]:
+            if f.startswith(parts) and os.path.basename(f).startswith(channel):
+                os.remove(f)
+
+    db = os.path.join(work, "airings.sqlite")
+    if os.path.exists(db):
+        os.remove(db)
+    started = time.time()
+    cpu0 = os.times()
+    scan = subprocess.run([a.qix, "scan", archive, "--db", db, "--key", key, "--jobs", str(a.jobs)],
+                          capture_output=True, text=True)
+    wall = time.time() - started
+    cpu1 = os.times()
+    cpu = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
+    sys.stderr.write(scan.stderr)
+    if scan.returncode != 0:
+        sys.exit(f"archive_check: qix scan failed with {scan.returncode}")
+    report = subprocess.run([a.qix, "report", db, "--json"], capture_output=True, text=True, check=True)
+    airings = [json.loads(line) for line in report.stdout.splitlines()]
+    base = 1763719200  # 2026-11-21T10:00:00Z
+
+    def epoch(iso):
+        d, t = iso.rstrip("Z").split("T")
+        hh, mm, ss = t.split(":")
+        return base + (int(hh) - 10) * 3600 + int(mm) * 60 + float(ss)
+
+    missing, late = [], []
+    for e in expected:
+        hits = [x for x in airings if x["id"] == e["id"]]
+        if len(hits) != 1:
+            missing.append((e, len(hits)))
+            continue
+        error = abs(epoch(hits[0]["wallclock_start"]) - (base + e["start"]))
+        if error > 1.0 or hits[0]["channel"] != e["channel"]:
+            late.append((e, hits[0]))
+    extra = [x for x in airings if x["id"] not in {e["id"] for e in expected}]
+    hours = a.channels * a.hours
+    counts = ", ".join(f"{k} {sum(1 for e in expected if e['attack'] == k)}" for k in attacks)
+    print(f"archive: {a.channels} channels x {a.hours} h = {hours} h, {len(expected)} spots ({counts})")
+    print(f"scan: {wall:.1f} s wall, {cpu:.1f} s CPU, jobs {a.jobs}: {hours * 3600 / wall:.0f}x real time wall, "
+          f"{hours * 3600 / max(cpu, 1e-9):.0f}x real time per CPU second; {hours * 60 / wall:.1f} h of audio per wall minute")
+    print(f"found once with wall-clock start within 1 s: {len(expected) - len(missing) - len(late)}/{len(expected)}; "
+          f"false airings: {len(extra)}")
+    for e, n in missing:
+        print(f"  {e['id']} ({e['attack']}, {e['channel']} +{e['start']} s): reported {n} times")
+    for e, hit in late:
+        print(f"  {e['id']} ({e['attack']}): expected +{e['start']} s on {e['channel']}, got {hit['wallclock_start']} on {hit['channel']}")
+    if not a.keep:
+        shutil.rmtree(work)
+    sys.exit(0 if not missing and not late and not extra else 1)
+
+
+if __name__ == "__main__":
+    main()
