@@ -38,5 +38,14 @@ let package = Package(
             ],
             path: "Benchmarks/DynamicsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "ListenBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "QixWatermark", package: "QixKit"),
+                .product(name: "QixAudio", package: "QixKit"),
+            ],
+            path: "Benchmarks/ListenBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )
