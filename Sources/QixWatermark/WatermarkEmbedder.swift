@@ -34,6 +34,13 @@ public struct WatermarkEmbedder: Sendable {
 
     /// Returns `buffer` with the watermark added to every channel.
     public func embed(_ buffer: AudioBuffer) throws -> AudioBuffer {
+        var output = buffer
+        try embed(into: &output)
+        return output
+    }
+
+    /// Adds the watermark to every channel of `buffer` in place (no copy of the audio).
+    public func embed(into buffer: inout AudioBuffer) throws {
         guard buffer.sampleRate >= Self.minimumSampleRate else {
             throw WatermarkError("cannot embed", "\(buffer.sampleRate) Hz",
                                  "the watermark band reaches 6 kHz, so the audio needs a sample rate of at least \(Self.minimumSampleRate) Hz")
@@ -57,8 +64,8 @@ public struct WatermarkEmbedder: Sendable {
             DeltaSynthesizer(chips: chips, gains: probeGains).delta(for: mix16)
         }
         let synthesis = DeltaSynthesizer(chips: chips, gains: gains)
-        var output = buffer
         let frames = buffer.frameCount
+        let channels = buffer.channels
         var channel = [Float](repeating: 0, count: frames)
         for c in 0..<buffer.channels {
             let internalRate: [Float]
@@ -73,11 +80,11 @@ public struct WatermarkEmbedder: Sendable {
             let delta16 = synthesis.delta(for: internalRate)
             var delta = try Self.convert(delta16, from: P.sampleRate, to: buffer.sampleRate)
             if delta.count < frames { delta.append(contentsOf: repeatElement(0, count: frames - delta.count)) }
-            output.samples.withUnsafeMutableBufferPointer { out in
-                for i in 0..<frames { out[i * buffer.channels + c] += delta[i] }
+            // Channel c was read above, before any delta was added to it.
+            buffer.samples.withUnsafeMutableBufferPointer { out in
+                for i in 0..<frames { out[i * channels + c] += delta[i] }
             }
         }
-        return output
     }
 
     /// Mono sample-rate conversion of a whole signal.
