@@ -8,11 +8,15 @@ let package = Package(
     products: [
         .library(name: "QixAudio", targets: ["QixAudio"]),
         .library(name: "QixWatermark", targets: ["QixWatermark"]),
+        .library(name: "QixScan", targets: ["QixScan"]),
+        .library(name: "QixDynamics", targets: ["QixDynamics"]),
+        .library(name: "QixCards", targets: ["QixCards"]),
         .executable(name: "qix", targets: ["qix"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; the shim headers stop the build
@@ -33,17 +37,29 @@ let package = Package(
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
         // The robustness harness of `qix eval`: attacks (codecs through files, rooms, noise).
         .target(name: "QixEval", dependencies: ["QixAudio", "QixWatermark"]),
+        .target(
+            name: "QixScan",
+            dependencies: [
+                "QixAudio", "QixWatermark",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(name: "QixDynamics"),
+        .target(name: "QixCards", dependencies: ["QixDynamics"]),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixEval",
+                "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics", "QixCards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
-        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio"]),
+        .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
+        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
+        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixDynamics"]),
+        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
     ],
     swiftLanguageModes: [.v6]
 )

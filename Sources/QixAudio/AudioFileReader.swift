@@ -101,8 +101,9 @@ public final class AudioFileReader {
         if got < wanted {
             let code = sf_error(handle)
             if code != 0 {
+                let cause = String(cString: sf_strerror(handle))
                 throw AudioError("cannot read audio", info.path,
-                                 "decoding failed at \(framesRead) of \(info.frames) frames: \(String(cString: sf_strerror(handle)))")
+                                 "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
             }
             if checksLength && framesRead < info.frames {
                 throw AudioError("cannot read audio", info.path,

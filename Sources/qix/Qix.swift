@@ -17,36 +17,31 @@ struct Qix: ParsableCommand {
             'qix: error: <what> (<file or field>): <why>'. Machine-readable output goes to stdout.
             """,
         version: QixVersion.string,
-        subcommands: [InfoCommand.self, KeygenCommand.self, EmbedCommand.self, DetectCommand.self, EvalCommand.self])
+        subcommands: [
+            InfoCommand.self, KeygenCommand.self, EmbedCommand.self, DetectCommand.self, ListenCommand.self,
+            ScanCommand.self, ReportCommand.self, MergeCommand.self, EvalCommand.self, SimCommand.self, CardsCommand.self,
+        ])
 
     /// Parses, runs, and maps every outcome onto the documented exit codes: usage
     /// problems exit 2 (argument-parser's default would be 64), failed work exits 1.
     static func main() {
-        let command: ParsableCommand
         do {
-            command = try parseAsRoot()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Glibc.exit(0)
-            }
-            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            StandardError.line("qix: error: bad usage (command line): \(message). See 'qix --help'.")
-            Glibc.exit(2)
-        }
-        do {
-            var runnable = command
-            try runnable.run()
+            var command = try parseAsRoot()
+            try command.run()
             Glibc.exit(0)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {
-            // `--help` on a subcommand arrives here: argument-parser returns its help
-            // command from parsing, and that command's run() throws the request.
-            if exitCode(for: error) == .success {
+            let code = exitCode(for: error)
+            if code == .success {
+                // --help, --version and `qix help` arrive here as "errors".
                 print(fullMessage(for: error))
                 Glibc.exit(0)
+            }
+            if code.rawValue == EX_USAGE {
+                let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                StandardError.line("qix: error: bad usage (command line): \(message). See 'qix --help'.")
+                Glibc.exit(2)
             }
             StandardError.line("qix: error: \(error)")
             Glibc.exit(1)

@@ -1,0 +1,24 @@
+import QixDynamics
+
+/// Running a deck for the contract's length of time.
+extension CardDeck {
+    /// Longest run without `--duration` (seconds).
+    public static let maximumDuration = 60.0
+
+    /// Runs exactly `duration` seconds, or (nil) until the deck finishes or the last gesture has
+    /// ended and every card rests, capped at 60 s. Calls `each` after every frame with its events.
+    public func run(duration: Double?, each: ([CardEvent]) throws -> Void) rethrows {
+        let limit = Int(((duration ?? Self.maximumDuration) * deck.frameRate).rounded())
+        while frame < max(limit, 1) {
+            let events = advanceFrame()
+            try each(events)
+            if duration == nil {
+                if isFinished { break }
+                if time >= gestures.lastEnd && isAtRest { break }
+            }
+        }
+    }
+
+    /// The `--hash` state: every card of every page, in deck order.
+    public var allCards: [DynamicItem] { pages.flatMap { $0 } }
+}

@@ -1,0 +1,57 @@
+/// The world's record of one rigid body: an item, the ground, or a boundary segment.
+struct Body {
+    /// Item centre (the body origin) and cumulative angle.
+    var origin: Vector2
+    var angle: Double
+    var q: Rotation
+    /// Centre of mass in the body frame and in the world.
+    var localCenter: Vector2
+    var center: Vector2
+    var mass = 0.0
+    var invMass = 0.0
+    var inertia = 0.0
+    var invInertia = 0.0
+    var force = Vector2.zero
+    var torque = 0.0
+    var linearDamping = 0.1
+    var angularDamping = 0.1
+    var gravityScale = 0.0
+    var restitution = 0.2
+    var friction = 0.2
+    var density = 1.0
+    var charge = 0.0
+    var isStatic = false
+    var isAnchored = false
+    var fixedRotation = false
+    var enabled = true
+    var isBoundary = false
+    /// Where this body's shape sits in the world's flat vertex arrays.
+    var shapeStart = 0
+    var shapeCount = 0
+    var radius = 0.0
+    var innerRadius = 0.0
+    /// World bounding box including the speculative margin.
+    var lower = Vector2.zero
+    var upper = Vector2.zero
+    /// Collision group masks (one bit per collision behavior).
+    var itemMask: UInt64 = 0
+    var boundaryMask: UInt64 = 0
+    var boundaryGroup: UInt64 = 0
+    /// Centre of mass and angle at the start of the step (continuous collision).
+    var center0 = Vector2.zero
+    var angle0 = 0.0
+    var restTime = 0.0
+
+    var isDynamic: Bool { !isStatic && !isAnchored && enabled }
+
+    var transform: Transform { Transform(p: origin, q: q) }
+}
+
+/// The part of a body the solver touches in its inner loops (kept small for the cache).
+struct BodyState {
+    var v = Vector2.zero
+    var w = 0.0
+    var dp = Vector2.zero
+    var dq = Rotation.identity
+    var dAngle = 0.0
+}

@@ -1,0 +1,115 @@
+/// Continuous collision: a body that moved far in one step is swept (by translation, at its final
+/// rotation) against static shapes and put back at the first time of impact, keeping its velocity,
+/// so the next step's speculative contact stops it. This is how nothing tunnels through a boundary.
+extension World {
+    /// Adds a static two-sided segment boundary belonging to the collision groups `group`.
+    func addBoundarySegment(from a: Vector2, to b: Vector2, group: UInt64) -> Int {
+        let index = addBody(ConvexGeometry.segment(a, b), origin: .zero, angle: 0, density: 0, isStatic: true)
+        let margin = PhysicsConstants.speculativeDistance
+        bodies[index].isBoundary = true
+        bodies[index].boundaryGroup = group
+        bodies[index].lower = Vector2(min(a.x, b.x) - margin, min(a.y, b.y) - margin)
+        bodies[index].upper = Vector2(max(a.x, b.x) + margin, max(a.y, b.y) + margin)
+        invalidateLists()
+        return index
+    }
+
+    func solveContinuous() {
+        // Static candidates: boundaries and anchored items.
+        var statics: [Int32] = []
+        var fast: [Int32] = []
+        bodies.withUnsafeBufferPointer { bp in
+            for i32 in itemBodies {
+                let body = bp[Int(i32)]
+                if body.invMass == 0 {
+                    statics.append(i32)
+                    continue
+                }
+                let d = body.center - body.center0
+                let threshold = PhysicsConstants.fastFraction * max(body.innerRadius, PhysicsConstants.linearSlop)
+                if d.lengthSquared > threshold * threshold { fast.append(i32) }
+            }
+        }
+        if fast.isEmpty { return }
+        statics = boundaryBodies + statics
+        for i32 in fast {
+            let i = Int(i32)
+            let body = bodies[i]
+            let d = body.center - body.center0
+            let startOrigin = body.origin - d
+            // Swept box of the move (the stored box is from the start of the step).
+            let lower = Vector2(min(body.lower.x, body.lower.x + d.x), min(body.lower.y, body.lower.y + d.y))
+            let upper = Vector2(max(body.upper.x, body.upper.x + d.x), max(body.upper.y, body.upper.y + d.y))
+            var first = 1.0
+            for other32 in statics {
+                let s = bodies[Int(other32)]
+                let collides = s.isBoundary ? body.boundaryMask & s.boundaryGroup != 0 : body.itemMask & s.itemMask != 0
+                if !collides || !s.enabled { continue }
+                if upper.x < s.lower.x || s.upper.x < lower.x || upper.y < s.lower.y || s.upper.y < lower.y { continue }
+                if let t = timeOfImpact(body, startOrigin: startOrigin, move: d, against: s), t < first { first = t }
+            }
+            if first < 1 {
+                let back = (first - 1) * d
+                bodies[i].origin = body.origin + back
+                bodies[i].center = body.center + back
+            }
+        }
+    }
+
+    /// First time in [0, 1] at which `body`, translating from `startOrigin` by `move`, comes within
+    /// the linear slop of the static body `s` (separating-axis test over the move).
+    func timeOfImpact(_ body: Body, startOrigin: Vector2, move: Vector2, against s: Body) -> Double? {
+        let slop = PhysicsConstants.linearSlop
+        var enter = -Double.infinity
+        var exit = Double.infinity
+        let bodyCircle = body.shapeCount == 1
+        let q = body.q
+        func project(_ axis: Vector2) -> Bool {
+            var pMin = Double.infinity, pMax = -Double.infinity
+            for k in body.shapeStart..<(body.shapeStart + body.shapeCount) {
+                let p = axis.dot(q.rotate(vertices[k]) + startOrigin)
+                pMin = min(pMin, p)
+                pMax = max(pMax, p)
+            }
+            pMin -= body.radius
+            pMax += body.radius
+            var sMin = Double.infinity, sMax = -Double.infinity
+            for k in s.shapeStart..<(s.shapeStart + s.shapeCount) {
+                let p = axis.dot(s.q.rotate(vertices[k]) + s.origin)
+                sMin = min(sMin, p)
+                sMax = max(sMax, p)
+            }
+            sMin -= s.radius + slop
+            sMax += s.radius + slop
+            let dn = axis.dot(move)
+            if dn == 0 {
+                if pMax < sMin || pMin > sMax { return false }
+                return true
+            }
+            let t1 = (sMin - pMax) / dn
+            let t2 = (sMax - pMin) / dn
+            enter = max(enter, min(t1, t2))
+            exit = min(exit, max(t1, t2))
+            return enter <= exit
+        }
+        for k in s.shapeStart..<(s.shapeStart + s.shapeCount) where s.shapeCount > 1 {
+            if !project(s.q.rotate(normals[k])) { return nil }
+        }
+        if bodyCircle {
+            // A circle has no edges: use eight fixed directions (conservative near corners).
+            for k in 0..<8 {
+                let sc = DeterministicMath.sinCos(Double(k) * Double.pi / 8)
+                if !project(Vector2(sc.cos, sc.sin)) { return nil }
+            }
+        } else {
+            for k in body.shapeStart..<(body.shapeStart + body.shapeCount) {
+                if !project(q.rotate(normals[k])) { return nil }
+            }
+        }
+        if s.shapeCount == 1 {
+            if !project(move.normalized.leftPerpendicular) { return nil }
+        }
+        if enter < 0 || enter > 1 || enter > exit { return nil }
+        return enter
+    }
+}

@@ -1,0 +1,53 @@
+/// Pushes and fields: forces added before every world step, impulses once per frame.
+extension DynamicAnimator {
+    /// Lever arm from the centre of mass to a point given in the item's frame relative to its centre.
+    private func lever(_ i: Int, _ offset: Vector2) -> Vector2 {
+        let b = world.bodies[i]
+        return b.q.rotate(offset) + b.origin - b.center
+    }
+
+    /// Applies pending instantaneous pushes (magnitude 1 = +100 points/s on mass 1).
+    func applyImpulses() {
+        for behavior in behaviors {
+            guard let push = behavior as? PushBehavior, push.mode == .instantaneous, push.pendingImpulse, push.isActive else { continue }
+            push.pendingImpulse = false
+            push.isActive = false
+            let impulse = PhysicsConstants.pushUnit * push.pushDirection
+            for (k, item) in push.items.enumerated() {
+                guard let i = bodyIndex(of: item), world.bodies[i].invMass > 0 else { continue }
+                let b = world.bodies[i]
+                world.states[i].v += b.invMass * impulse
+                world.states[i].w += b.invInertia * lever(i, push.offset(at: k)).cross(impulse)
+            }
+        }
+    }
+
+    /// Adds continuous pushes and field forces to the bodies for the coming step.
+    func applyForces() {
+        for behavior in behaviors {
+            if let push = behavior as? PushBehavior {
+                guard push.mode == .continuous, push.isActive, push.pushDirection != .zero else { continue }
+                let force = PhysicsConstants.pushUnit * push.pushDirection
+                for (k, item) in push.items.enumerated() {
+                    guard let i = bodyIndex(of: item), world.bodies[i].invMass > 0 else { continue }
+                    world.bodies[i].force += force
+                    world.bodies[i].torque += lever(i, push.offset(at: k)).cross(force)
+                }
+            } else if let field = behavior as? FieldBehavior {
+                for item in field.items {
+                    guard let i = bodyIndex(of: item), world.bodies[i].invMass > 0 else { continue }
+                    let b = world.bodies[i]
+                    if field.kind == .velocity {
+                        if field.region.contains(b.center - field.position) {
+                            world.states[i].v = field.strength * field.direction
+                        }
+                        continue
+                    }
+                    let a = field.acceleration(at: b.center, velocity: world.states[i].v, mass: b.mass, charge: b.charge,
+                                               time: elapsedTime)
+                    world.bodies[i].force += b.mass * a
+                }
+            }
+        }
+    }
+}

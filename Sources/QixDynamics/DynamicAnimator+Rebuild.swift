@@ -1,0 +1,217 @@
+/// Turning the behavior list into bodies, materials, collision groups and joints. Runs at the
+/// start of a frame after any behavior changed; joint impulses survive for warm starting.
+extension DynamicAnimator {
+    func rebuild() {
+        needsRebuildCleared()
+        // Membership: items referenced by any behavior, in behavior order.
+        var used = Array(repeating: false, count: world.bodies.count)
+        for behavior in behaviors {
+            for item in behavior.involvedItems {
+                let index = ensureBody(item)
+                if index >= used.count { used.append(contentsOf: Array(repeating: false, count: index - used.count + 1)) }
+                used[index] = true
+            }
+        }
+        for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
+            let inUse = i < used.count && used[i]
+            if world.bodies[i].enabled != inUse {
+                world.bodies[i].enabled = inUse
+                if inUse, let item = itemByBodyAt(i) { reload(i, from: item) }
+            }
+        }
+        // Materials: effective UIKit defaults, then item behaviors in order.
+        var density = Array(repeating: 1.0, count: world.bodies.count)
+        for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
+            var b = world.bodies[i]
+            b.restitution = 0.2
+            b.friction = 0.2
+            b.linearDamping = 0.1
+            b.angularDamping = 0.1
+            b.charge = 0
+            b.isAnchored = false
+            b.fixedRotation = false
+            b.gravityScale = 0
+            b.itemMask = 0
+            b.boundaryMask = 0
+            world.bodies[i] = b
+        }
+        var gravity = Vector2.zero
+        var collisionGroup = 0
+        for behavior in behaviors {
+            if let p = behavior as? DynamicItemBehavior {
+                for item in p.items {
+                    guard let i = bodyIndex(of: item) else { continue }
+                    if let v = p.elasticity { world.bodies[i].restitution = v }
+                    if let v = p.friction { world.bodies[i].friction = v }
+                    if let v = p.resistance { world.bodies[i].linearDamping = v }
+                    if let v = p.angularResistance { world.bodies[i].angularDamping = v }
+                    if let v = p.charge { world.bodies[i].charge = v }
+                    if let v = p.isAnchored { world.bodies[i].isAnchored = v }
+                    if let v = p.allowsRotation { world.bodies[i].fixedRotation = !v }
+                    if let v = p.density { density[i] = v }
+                }
+            } else if let g = behavior as? GravityBehavior {
+                gravity = PhysicsConstants.gravityUnit * g.gravityDirection
+                for item in g.items { if let i = bodyIndex(of: item) { world.bodies[i].gravityScale = 1 } }
+            } else if let c = behavior as? CollisionBehavior {
+                let bit: UInt64 = 1 << UInt64(collisionGroup % 64)
+                collisionGroup += 1
+                for item in c.items {
+                    guard let i = bodyIndex(of: item) else { continue }
+                    if c.collisionMode.contains(.items) { world.bodies[i].itemMask |= bit }
+                    if c.collisionMode.contains(.boundaries) { world.bodies[i].boundaryMask |= bit }
+                }
+                rebuildBoundaries(c, group: bit)
+            }
+        }
+        world.gravity = gravity
+        for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
+            if world.bodies[i].density != density[i] { world.updateMass(i, density: density[i]) }
+            let wasMovable = world.bodies[i].invMass > 0
+            world.refreshInverseMass(i)
+            if !wasMovable, world.bodies[i].invMass > 0, let item = itemByBodyAt(i) {
+                world.states[i].v = item.velocity
+                world.states[i].w = world.bodies[i].invInertia > 0 ? item.angularVelocity : 0
+            }
+        }
+        rebuildJoints()
+        world.invalidateLists()
+    }
+
+    private func rebuildBoundaries(_ c: CollisionBehavior, group: UInt64) {
+        var segments: [(Vector2, Vector2)] = []
+        var names: [String?] = []
+        if c.translatesReferenceBoundsIntoBoundary, let r = referenceBounds {
+            let inset = c.referenceBoundsInsets
+            let x0 = r.origin.x + inset.left, y0 = r.origin.y + inset.top
+            let x1 = r.origin.x + r.size.x - inset.right, y1 = r.origin.y + r.size.y - inset.bottom
+            let corners = [Vector2(x0, y0), Vector2(x1, y0), Vector2(x1, y1), Vector2(x0, y1)]
+            for k in 0..<4 {
+                segments.append((corners[k], corners[(k + 1) % 4]))
+                names.append(nil)
+            }
+        }
+        for boundary in c.boundaries {
+            let n = boundary.points.count
+            let edges = boundary.isClosed ? n : n - 1
+            for k in 0..<max(edges, 0) {
+                segments.append((boundary.points[k], boundary.points[(k + 1) % n]))
+                names.append(boundary.identifier)
+            }
+        }
+        let same = segments.count == c.boundarySegments.count
+            && zip(segments, c.boundarySegments).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        if !same {
+            for b in c.boundaryBodies { world.bodies[b].enabled = false }
+            c.boundaryBodies = []
+            for (k, s) in segments.enumerated() {
+                let index = world.addBoundarySegment(from: s.0, to: s.1, group: group)
+                registerBoundary(index, name: names[k])
+                c.boundaryBodies.append(index)
+            }
+            c.boundarySegments = segments
+        }
+        for b in c.boundaryBodies {
+            world.bodies[b].boundaryGroup = group
+            world.bodies[b].enabled = true
+        }
+    }
+
+    private func rebuildJoints() {
+        let old = world.joints
+        var joints: [Joint] = []
+        for behavior in behaviors {
+            if let a = behavior as? AttachmentBehavior {
+                guard var j = makeJoint(a) else { a.jointIndex = -1; continue }
+                if a.jointIndex >= 0, a.jointIndex < old.count, old[a.jointIndex].kind == j.kind { j.takeImpulses(from: old[a.jointIndex]) }
+                a.jointIndex = joints.count
+                joints.append(j)
+            } else if let s = behavior as? SnapBehavior {
+                guard let i = bodyIndex(of: s.item) else { continue }
+                let start = joints.count
+                for (k, spring) in snapSprings(s).enumerated() {
+                    var j = Joint(kind: .distance, a: World.ground, b: i, localAnchorA: spring.anchor, localAnchorB: spring.corner)
+                    j.length = SnapBehavior.springLength
+                    j.enableSpring = true
+                    j.hertz = SnapBehavior.frequency
+                    j.dampingRatio = s.damping
+                    if s.jointStart >= 0, s.jointStart + k < old.count { j.takeImpulses(from: old[s.jointStart + k]) }
+                    joints.append(j)
+                }
+                s.jointStart = start
+            }
+        }
+        world.joints = joints
+    }
+
+    /// The four springs of a snap: two opposite corners, each tied horizontally and vertically.
+    func snapSprings(_ s: SnapBehavior) -> [(anchor: Vector2, corner: Vector2)] {
+        let half = 0.5 * s.item.size
+        let c1 = Vector2(-half.x, -half.y), c2 = Vector2(half.x, half.y)
+        let d = SnapBehavior.springLength
+        let p = s.snapPoint
+        return [(p + c1 + Vector2(-d, 0), c1), (p + c1 + Vector2(0, -d), c1),
+                (p + c2 + Vector2(d, 0), c2), (p + c2 + Vector2(0, d), c2)]
+    }
+
+    private func makeJoint(_ a: AttachmentBehavior) -> Joint? {
+        let first = a.items[0]
+        guard let i0 = bodyIndex(of: first) else { return nil }
+        let i1 = a.items.count == 2 ? bodyIndex(of: a.items[1]) : nil
+        if a.items.count == 2 && i1 == nil { return nil }
+        let kind: Joint.Kind
+        switch a.kind {
+        case .distance, .limit: kind = a.actsAsPin ? .revolute : .distance
+        case .pin: kind = .revolute
+        case .sliding: kind = .prismatic
+        case .fixed: kind = .weld
+        }
+        var j: Joint
+        if kind == .distance {
+            if let i1 {
+                j = Joint(kind: .distance, a: i0, b: i1, localAnchorA: a.offsets[0], localAnchorB: a.offsets[1])
+            } else {
+                j = Joint(kind: .distance, a: World.ground, b: i0, localAnchorA: a.anchorPoint, localAnchorB: a.offsets[0])
+            }
+            let length = a.length ?? 0
+            j.length = length
+            if a.kind == .limit {
+                j.enableSpring = true
+                j.enableLimit = true
+                j.minLength = 0
+                j.maxLength = length
+            } else if a.frequency > 0 {
+                j.enableSpring = true
+                j.hertz = a.frequency
+                j.dampingRatio = a.damping
+            }
+            return j
+        }
+        if let i1 {
+            j = Joint(kind: kind, a: i0, b: i1, localAnchorA: a.frozenLocalA ?? .zero, localAnchorB: a.frozenLocalB ?? .zero)
+            j.localAxisA = Rotation(angle: first.angle).inverseRotate(a.axisOfTranslation.normalized)
+        } else {
+            j = Joint(kind: kind, a: World.ground, b: i0, localAnchorA: a.anchorPoint, localAnchorB: a.frozenLocalB ?? .zero)
+            j.localAxisA = a.axisOfTranslation.normalized
+        }
+        j.referenceAngle = a.referenceAngle
+        if a.kind == .pin || a.kind == .sliding {
+            j.lower = a.attachmentRange.lowerBound
+            j.upper = a.attachmentRange.upperBound
+        }
+        if a.kind == .pin { j.maxMotorTorque = a.frictionTorque }
+        return j
+    }
+
+    /// Moves the ground ends of anchor attachments and snaps without rebuilding.
+    func updateAnchors() {
+        anchorsMovedCleared()
+        for behavior in behaviors {
+            if let a = behavior as? AttachmentBehavior, a.jointIndex >= 0, a.items.count == 1 {
+                world.joints[a.jointIndex].localAnchorA = a.anchorPoint
+            } else if let s = behavior as? SnapBehavior, s.jointStart >= 0 {
+                for (k, spring) in snapSprings(s).enumerated() { world.joints[s.jointStart + k].localAnchorA = spring.anchor }
+            }
+        }
+    }
+}

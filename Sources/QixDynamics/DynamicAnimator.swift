@@ -1,0 +1,279 @@
+/// Runs behaviors on items (UIKit's `UIDynamicAnimator`), headless and deterministic: each
+/// display frame of the given duration advances the world in fixed 1/120 s steps, carrying the
+/// remainder to the next frame, then writes the items' state back and reports events.
+public final class DynamicAnimator {
+    /// The reference coordinate space's bounds (the boundary of `translatesReferenceBoundsIntoBoundary`).
+    public let referenceBounds: Rect?
+    /// Behaviors in the order added.
+    public private(set) var behaviors: [DynamicBehavior] = []
+    /// Simulated time so far (sum of the world steps taken).
+    public private(set) var elapsedTime = 0.0
+    /// False once every item rests (paused); true again when something changes.
+    public private(set) var isRunning = true
+
+    let world = World()
+    var bodyIndexByItem: [ObjectIdentifier: Int] = [:]
+    var itemByBody: [DynamicItem?] = [nil]
+    var boundaryNameByBody: [String?] = [nil]
+    var needsRebuild = true
+    var anchorsMoved = false
+    private var accumulator = 0.0
+    private var pendingEvents: [AnimatorEvent] = []
+    private var previousTouching: [UInt64] = []
+
+    /// An animator over a reference space with the given bounds.
+    public init(referenceBounds: Rect? = nil) {
+        self.referenceBounds = referenceBounds
+    }
+
+    /// Sub-steps per 1/120 s world step (default 4, as Box2D v3 recommends).
+    public var substepCount: Int {
+        get { world.substepCount }
+        set { world.substepCount = max(1, newValue) }
+    }
+
+    /// Items currently simulated, in the order they joined.
+    public var items: [DynamicItem] {
+        (1..<itemByBody.count).compactMap { i in world.bodies[i].enabled ? itemByBody[i] : nil }
+    }
+
+    /// Adds a behavior (ignored if it is already added); wakes the animator.
+    public func addBehavior(_ behavior: DynamicBehavior) {
+        if behavior.dynamicAnimator === self { return }
+        if let previous = behavior.dynamicAnimator { previous.removeBehavior(behavior) }
+        behavior.dynamicAnimator = self
+        behaviors.append(behavior)
+        prepareAdded(behavior)
+        behaviorsDidChange()
+    }
+
+    /// Removes a behavior; wakes the animator.
+    public func removeBehavior(_ behavior: DynamicBehavior) {
+        guard let k = behaviors.firstIndex(where: { $0 === behavior }) else { return }
+        behaviors.remove(at: k)
+        behavior.dynamicAnimator = nil
+        if let attachment = behavior as? AttachmentBehavior { attachment.jointIndex = -1 }
+        if let snap = behavior as? SnapBehavior { snap.jointStart = -1 }
+        if let collision = behavior as? CollisionBehavior {
+            for b in collision.boundaryBodies { world.bodies[b].enabled = false }
+            collision.boundaryBodies = []
+            collision.boundarySegments = []
+        }
+        behaviorsDidChange()
+    }
+
+    /// Removes every behavior.
+    public func removeAllBehaviors() {
+        for b in behaviors { removeBehavior(b) }
+    }
+
+    /// Re-reads an item's centre, angle and velocities after you moved it yourself.
+    public func updateItem(usingCurrentState item: DynamicItem) {
+        guard let index = bodyIndexByItem[ObjectIdentifier(item)] else { return }
+        world.setPlacement(index, origin: item.center, angle: item.angle)
+        if world.bodies[index].invMass > 0 {
+            world.states[index].v = item.velocity
+            world.states[index].w = world.bodies[index].invInertia > 0 ? item.angularVelocity : 0
+        }
+        tickle()
+    }
+
+    func behaviorsDidChange() {
+        needsRebuild = true
+        tickle()
+    }
+
+    func anchorsDidMove() {
+        anchorsMoved = true
+        tickle()
+    }
+
+    private func tickle() {
+        if !isRunning {
+            isRunning = true
+            pendingEvents.append(.resumed)
+        }
+        for i in 0..<world.bodies.count { world.bodies[i].restTime = 0 }
+    }
+
+    func addVelocity(_ v: Vector2, angular: Double, to item: DynamicItem) {
+        if let index = bodyIndexByItem[ObjectIdentifier(item)], world.bodies[index].enabled {
+            if world.bodies[index].invMass > 0 {
+                world.states[index].v += v
+                if world.bodies[index].invInertia > 0 { world.states[index].w += angular }
+            }
+            item.velocity = world.states[index].v
+            item.angularVelocity = world.states[index].w
+        } else {
+            item.velocity += v
+            item.angularVelocity += angular
+        }
+        tickle()
+    }
+
+    /// Advances one display frame of `duration` seconds and returns its events in order.
+    public func advance(by duration: Double) -> [AnimatorEvent] {
+        var events = pendingEvents
+        pendingEvents.removeAll()
+        if needsRebuild { rebuild() }
+        if anchorsMoved { updateAnchors() }
+        applyImpulses()
+        world.trackTouching = true
+        world.touchingKeys.removeAll(keepingCapacity: true)
+        var stepped = false
+        if isRunning {
+            accumulator += duration
+            let step = PhysicsConstants.stepDuration
+            while accumulator >= step * (1 - 1e-9) {
+                applyForces()
+                world.step(step)
+                accumulator -= step
+                elapsedTime += step
+                stepped = true
+            }
+        }
+        if stepped { contactEvents(into: &events) }
+        writeBack()
+        if isRunning && everythingRests() {
+            isRunning = false
+            accumulator = 0
+            events.append(.paused)
+        }
+        for b in behaviors { b.action?() }
+        return events
+    }
+
+    private func everythingRests() -> Bool {
+        for i in world.itemBodies {
+            let b = world.bodies[Int(i)]
+            if b.invMass > 0 && b.restTime < PhysicsConstants.timeToRest { return false }
+        }
+        return true
+    }
+
+    private func writeBack() {
+        for i in 1..<itemByBody.count {
+            guard let item = itemByBody[i], world.bodies[i].enabled else { continue }
+            let b = world.bodies[i]
+            item.center = b.origin
+            item.angle = b.angle
+            item.velocity = world.states[i].v
+            item.angularVelocity = world.states[i].w
+        }
+    }
+
+    /// The item or boundary on body `index`.
+    private func party(_ index: Int) -> (item: DynamicItem?, boundary: String?) {
+        (itemByBody[index], boundaryNameByBody[index])
+    }
+
+    private func contactEvents(into events: inout [AnimatorEvent]) {
+        var touched = world.touchingKeys
+        touched.sort()
+        touched = uniqued(touched)
+        var atEnd: [UInt64] = []
+        for c in world.contacts where c.touching { atEnd.append(c.key) }
+        atEnd.sort()
+        let began = difference(touched, previousTouching)
+        let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
+        for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }
+        for key in ended { if let c = contact(key) { events.append(.contactEnded(c)) } }
+        previousTouching = atEnd
+    }
+
+    private func contact(_ key: UInt64) -> Contact? {
+        let a = Int(key >> 32), b = Int(key & 0xFFFF_FFFF)
+        guard let first = itemByBody[a] else { return nil }
+        if let second = itemByBody[b] { return Contact(item: first, otherItem: second, isBoundary: false, boundaryIdentifier: nil) }
+        return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b])
+    }
+
+    private func uniqued(_ sorted: [UInt64]) -> [UInt64] {
+        var out: [UInt64] = []
+        out.reserveCapacity(sorted.count)
+        for k in sorted where out.last != k { out.append(k) }
+        return out
+    }
+
+    private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] { (a + b).sorted() }
+
+    /// Elements of sorted `a` not in sorted `b`.
+    private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        var out: [UInt64] = []
+        var j = 0
+        for k in a {
+            while j < b.count && b[j] < k { j += 1 }
+            if j < b.count && b[j] == k { continue }
+            out.append(k)
+        }
+        return out
+    }
+
+    // MARK: Building the world from behaviors
+
+    func bodyIndex(of item: DynamicItem) -> Int? { bodyIndexByItem[ObjectIdentifier(item)] }
+
+    func itemByBodyAt(_ index: Int) -> DynamicItem? { index < itemByBody.count ? itemByBody[index] : nil }
+
+    func needsRebuildCleared() { needsRebuild = false }
+
+    func anchorsMovedCleared() { anchorsMoved = false }
+
+    /// The body of `item`, created from the item's state on first use.
+    func ensureBody(_ item: DynamicItem) -> Int {
+        if let index = bodyIndexByItem[ObjectIdentifier(item)] { return index }
+        let index = world.addBody(item.geometry, origin: item.center, angle: item.angle, density: 1, isStatic: false)
+        world.states[index].v = item.velocity
+        world.states[index].w = item.angularVelocity
+        world.bodies[index].enabled = false
+        bodyIndexByItem[ObjectIdentifier(item)] = index
+        register(index, item: item, boundary: nil)
+        return index
+    }
+
+    /// Re-reads a re-enabled body's placement and velocity from its item.
+    func reload(_ index: Int, from item: DynamicItem) {
+        world.setPlacement(index, origin: item.center, angle: item.angle)
+        world.states[index].v = item.velocity
+        world.states[index].w = item.angularVelocity
+        world.bodies[index].restTime = 0
+    }
+
+    func registerBoundary(_ index: Int, name: String?) { register(index, item: nil, boundary: name) }
+
+    private func register(_ index: Int, item: DynamicItem?, boundary: String?) {
+        while itemByBody.count <= index {
+            itemByBody.append(nil)
+            boundaryNameByBody.append(nil)
+        }
+        itemByBody[index] = item
+        boundaryNameByBody[index] = boundary
+    }
+
+    private func prepareAdded(_ behavior: DynamicBehavior) {
+        guard let attachment = behavior as? AttachmentBehavior else { return }
+        let (p1, p2) = attachment.attachmentPoints()
+        if attachment.length == nil, attachment.kind == .distance || attachment.kind == .limit {
+            let distance = (p2 - p1).length
+            attachment.length = distance
+            if attachment.kind == .distance, attachment.items.count == 1, attachment.frequency == 0, distance < 1 {
+                attachment.actsAsPin = true
+            }
+        }
+        if attachment.kind == .pin || attachment.kind == .fixed || attachment.kind == .sliding || attachment.actsAsPin {
+            let anchor = attachment.actsAsPin ? p2 : attachment.anchorPoint
+            let a = attachment.items[0]
+            let localFirst = Rotation(angle: a.angle).inverseRotate(anchor - a.center)
+            if attachment.items.count == 2 {
+                let b = attachment.items[1]
+                attachment.frozenLocalA = localFirst
+                attachment.frozenLocalB = Rotation(angle: b.angle).inverseRotate(anchor - b.center)
+                attachment.referenceAngle = b.angle - a.angle
+            } else {
+                attachment.frozenLocalA = nil
+                attachment.frozenLocalB = localFirst
+                attachment.referenceAngle = a.angle
+            }
+        }
+    }
+}

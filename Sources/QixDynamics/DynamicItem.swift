@@ -1,0 +1,62 @@
+/// Something the animator moves: a rigid body with a centre, a bounds size, a rotation angle and
+/// velocities, like a view conforming to `UIDynamicItem`. The animator writes the state back
+/// after every display frame.
+public final class DynamicItem {
+    /// A name for traces and events.
+    public let identifier: String
+    /// Centre in reference coordinates (points).
+    public var center: Vector2
+    /// Bounds size (points); fixes the collision shape and, with density, the mass.
+    public let size: Vector2
+    /// Rotation in radians, cumulative (never wrapped).
+    public var angle: Double
+    /// Linear velocity (points/s).
+    public var velocity = Vector2.zero
+    /// Angular velocity (radians/s).
+    public var angularVelocity = 0.0
+    /// Collision outline.
+    public let shape: ItemShape
+    let geometry: ConvexGeometry
+
+    /// Makes an item; throws when the size is not positive or a path is not convex.
+    public init(identifier: String, center: Vector2, size: Vector2, angle: Double = 0, shape: ItemShape = .rectangle) throws(DynamicsError) {
+        guard size.x > 0, size.y > 0, size.isFinite else { throw .invalidSize(identifier) }
+        self.identifier = identifier
+        self.center = center
+        self.size = size
+        self.angle = angle
+        self.shape = shape
+        do {
+            self.geometry = try ConvexGeometry.make(shape, size: size)
+        } catch {
+            throw .invalidShape(identifier, error)
+        }
+    }
+
+    /// The outline in reference coordinates at the current centre and angle (for drawing).
+    public var outline: [Vector2] {
+        let q = Rotation(angle: angle)
+        if geometry.vertices.count == 1 {
+            return (0..<32).map { k in
+                let sc = DeterministicMath.sinCos(2 * Double.pi * Double(k) / 32)
+                return center + q.rotate(Vector2(geometry.radius * sc.cos, geometry.radius * sc.sin))
+            }
+        }
+        return geometry.vertices.map { center + q.rotate($0) }
+    }
+}
+
+/// Errors from building items and behaviors through the Swift API.
+public enum DynamicsError: Error, CustomStringConvertible, Equatable {
+    /// A size that is zero, negative or not finite.
+    case invalidSize(String)
+    /// A collision path that is not a convex polygon.
+    case invalidShape(String, ShapeError)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let id): return "item \(id): size must be positive and finite"
+        case .invalidShape(let id, let error): return "item \(id): \(error)"
+        }
+    }
+}

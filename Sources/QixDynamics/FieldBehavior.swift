@@ -1,0 +1,117 @@
+/// Where a field acts, relative to its position (UIKit's `UIRegion`).
+public enum FieldRegion: Equatable, Sendable {
+    /// Everywhere (default).
+    case infinite
+    /// A disc of this radius (points).
+    case circle(radius: Double)
+    /// A rectangle of this size centred on the position.
+    case rectangle(size: Vector2)
+
+    func contains(_ offset: Vector2) -> Bool {
+        switch self {
+        case .infinite: return true
+        case .circle(let r): return offset.lengthSquared <= r * r
+        case .rectangle(let size): return abs(offset.x) <= 0.5 * size.x && abs(offset.y) <= 0.5 * size.y
+        }
+    }
+}
+
+/// A force field acting on its items inside a region (UIKit's `UIFieldBehavior`).
+/// See docs/dynamics.md for each kind's force law and units.
+public final class FieldBehavior: DynamicBehavior {
+    /// The field laws UIKit offers.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Uniform acceleration along `direction`.
+        case linearGravity
+        /// Acceleration toward `position` (negative strength repels).
+        case radialGravity
+        /// Force against the velocity.
+        case drag
+        /// Tangential force around `position`.
+        case vortex
+        /// Sets the velocity of items inside the region.
+        case velocity
+        /// Smooth random force.
+        case noise
+        /// Smooth random force scaled by speed.
+        case turbulence
+        /// Hooke's law toward `position`.
+        case spring
+        /// Force on charged items along the radius.
+        case electric
+        /// Force on moving charged items across their velocity.
+        case magnetic
+    }
+
+    /// The law.
+    public let kind: Kind
+    /// Items affected.
+    public private(set) var items: [DynamicItem]
+    /// Origin of the field (points).
+    public var position = Vector2.zero { didSet { didChange() } }
+    /// Where it acts.
+    public var region = FieldRegion.infinite { didSet { didChange() } }
+    /// Scale of the force (default 1).
+    public var strength = 1.0 { didSet { didChange() } }
+    /// Exponent of distance (in metres) beyond minimumRadius; 0 = uniform.
+    public var falloff = 0.0 { didSet { didChange() } }
+    /// Distances below this (points) count as this for the falloff.
+    public var minimumRadius = 1e-3 { didSet { didChange() } }
+    /// Direction for linearGravity and velocity fields.
+    public var direction = Vector2.zero { didSet { didChange() } }
+    /// Noise and turbulence: 0 noisy ... 1 smooth.
+    public var smoothness = 0.0 { didSet { didChange() } }
+    /// Noise and turbulence: how fast the pattern changes (Hz).
+    public var animationSpeed = 1.0 { didSet { didChange() } }
+
+    /// A field of `kind` on `items`.
+    public init(kind: Kind, items: [DynamicItem]) {
+        self.kind = kind
+        self.items = items
+    }
+
+    override var involvedItems: [DynamicItem] { items }
+
+    /// The acceleration (points/s^2) on a body at `p` moving at `v`, with `mass` and `charge`,
+    /// at `time`; nil for velocity fields (which set the velocity instead).
+    func acceleration(at p: Vector2, velocity v: Vector2, mass: Double, charge: Double, time: Double) -> Vector2 {
+        let r = p - position
+        if !region.contains(r) { return .zero }
+        let distance = max(r.length, minimumRadius)
+        var scale = strength
+        if falloff != 0 {
+            scale *= DeterministicMath.pow(distance / PhysicsConstants.pointsPerMeter, -falloff)
+        }
+        let invMass = mass > 0 ? 1 / mass : 0
+        let unit = PhysicsConstants.pushUnit
+        switch kind {
+        case .linearGravity:
+            return (scale * PhysicsConstants.gravityUnit) * direction
+        case .radialGravity:
+            return r.lengthSquared > 0 ? (-scale * PhysicsConstants.gravityUnit / r.length) * r : .zero
+        case .drag:
+            return -scale * v
+        case .vortex:
+            // Counter-clockwise on screen (y down), proportional to the distance.
+            return scale * Vector2(r.y, -r.x)
+        case .velocity:
+            return .zero
+        case .noise:
+            return (scale * unit) * ValueNoise.vector(at: noisePoint(p), time: time * animationSpeed)
+        case .turbulence:
+            return (scale * v.length) * ValueNoise.vector(at: noisePoint(p), time: time * animationSpeed)
+        case .spring:
+            return (-scale * invMass) * r
+        case .electric:
+            return r.lengthSquared > 0 ? (scale * charge * unit * invMass / r.length) * r : .zero
+        case .magnetic:
+            return (scale * charge * invMass) * Vector2(v.y, -v.x)
+        }
+    }
+
+    private func noisePoint(_ p: Vector2) -> Vector2 {
+        // Smoothness 0 varies every 25 points, 1 every 400 points.
+        let wavelength = 25 + 375 * min(max(smoothness, 0), 1)
+        return (1 / wavelength) * p
+    }
+}

@@ -1,0 +1,87 @@
+import GRDB
+
+/// What `merge(from:)` did.
+public struct MergeSummary: Sendable, Equatable {
+    /// Recordings copied in (new paths, or newer or successful versions of known ones).
+    public var recordingsAdded = 0
+    /// Recordings already present in the same state.
+    public var recordingsUnchanged = 0
+    /// Recordings kept because the target held a newer or better version.
+    public var recordingsKept = 0
+    /// Scan runs copied in.
+    public var runsAdded = 0
+}
+
+extension AiringsDatabase {
+    /// Copies another database's runs, recordings and detections into this one,
+    /// idempotently: merging the same input twice changes nothing the second time, and
+    /// shards of one scan merge into exactly the rows of an unsharded scan.
+    ///
+    /// When both hold the same path, a successful scan beats a failed one, then the newer
+    /// file (modification time) wins; equal rows are left alone.
+    public func merge(from other: AiringsDatabase) throws -> MergeSummary {
+        var summary = MergeSummary()
+        let incoming = try other.recordings()
+        let detections = Dictionary(grouping: try other.detections(), by: { $0.recording.id })
+        let runs = try other.runs()
+        let (finishedAt, scanUUIDs) = try other.read { db -> ([String: String?], [Int64: String]) in
+            let finished = try Row.fetchAll(db, sql: "SELECT uuid, finished_at FROM scans")
+                .map { row -> (String, String?) in (row["uuid"], row["finished_at"]) }
+            let uuids = try Row.fetchAll(db, sql: "SELECT id, scan_uuid FROM recordings")
+                .map { row -> (Int64, String) in (row["id"], row["scan_uuid"]) }
+            return (Dictionary(finished, uniquingKeysWith: { a, _ in a }), Dictionary(uuids, uniquingKeysWith: { a, _ in a }))
+        }
+        try write { db in
+            for run in runs {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO scans (uuid, started_at, qixkit_version, key_fingerprint, host, shard)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [run.uuid, run.startedAt.iso8601, run.qixkitVersion, run.keyFingerprint, run.host, run.shard])
+                summary.runsAdded += db.changesCount
+            }
+            for (uuid, at) in finishedAt.sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: "UPDATE scans SET finished_at = coalesce(finished_at, ?) WHERE uuid = ?", arguments: [at, uuid])
+            }
+            for recording in incoming {
+                let own = try Row.fetchOne(db, sql: "SELECT * FROM recordings WHERE path = ?", arguments: [recording.file.path])
+                    .map(AiringsDatabase.recording)
+                if let own {
+                    var comparable = own
+                    comparable.id = recording.id
+                    if comparable == recording, try Self.detectionCount(db, own.id) == detections[recording.id]?.count ?? 0 {
+                        summary.recordingsUnchanged += 1
+                        continue
+                    }
+                    let incomingWins = (recording.isDone && !own.isDone)
+                        || (recording.isDone == own.isDone && recording.file.modificationTime >= own.file.modificationTime)
+                    if !incomingWins {
+                        summary.recordingsKept += 1
+                        continue
+                    }
+                    try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [own.id])
+                }
+                let scanUUID = scanUUIDs[recording.id] ?? ""
+                try db.execute(sql: """
+                    INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
+                                            status, error, key_fingerprint, scan_uuid)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [recording.file.path, recording.file.size, recording.file.modificationTime,
+                                     recording.file.fingerprint, recording.duration, recording.channel,
+                                     recording.wallclockStart?.iso8601, recording.isDone ? "done" : "failed",
+                                     recording.error, recording.keyFingerprint, scanUUID])
+                let id = db.lastInsertedRowID
+                for (_, d) in detections[recording.id] ?? [] {
+                    try db.execute(sql: """
+                        INSERT INTO detections (recording_id, message, start, "end", score) VALUES (?, ?, ?, ?, ?)
+                        """, arguments: [id, d.message, d.start, d.end, d.score])
+                }
+                summary.recordingsAdded += 1
+            }
+        }
+        return summary
+    }
+
+    private static func detectionCount(_ db: Database, _ recordingID: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM detections WHERE recording_id = ?", arguments: [recordingID]) ?? 0
+    }
+}

@@ -1,0 +1,104 @@
+/// A self-contained HTML page showing airings on a timeline: one lane per channel,
+/// one coloured bar per airing, so a person sees at a glance when each spot aired.
+///
+/// Drawn as inline SVG by QixKit itself: no scripts, no external files.
+public enum AiringsTimelinePage {
+    /// Renders `airings` (only those with a wall-clock start are placed on the timeline;
+    /// the others are listed in the table below it).
+    public static func render(_ airings: [Airing], title: String) -> String {
+        let timed = airings.filter { $0.wallclockStart != nil }
+        let channels = Array(Set(timed.map { $0.channel ?? "(no channel)" })).sorted()
+        let ids = Array(Set(airings.map(\.id))).sorted()
+        let first = timed.map { $0.wallclockStart!.secondsSinceEpoch }.min() ?? 0
+        let last = timed.map { $0.wallclockStart!.secondsSinceEpoch + ($0.end - $0.start) }.max() ?? 1
+        let span = max(60, last - first)
+        let left = 140.0, width = 1000.0, lane = 28.0, top = 30.0
+        let height = top + lane * Double(max(1, channels.count)) + 40
+
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" aria-label=\"airings timeline\">\n"
+        for (row, channel) in channels.enumerated() {
+            let y = top + lane * Double(row)
+            svg += "<text x=\"\(left - 8)\" y=\"\(fmt(y + lane * 0.65))\" text-anchor=\"end\" font-size=\"12\">\(escape(channel))</text>\n"
+            svg += "<rect x=\"\(left)\" y=\"\(fmt(y + 2))\" width=\"\(width)\" height=\"\(fmt(lane - 4))\" fill=\"#f3f3f3\"/>\n"
+        }
+        for tick in 0...5 {
+            let t = first + span * Double(tick) / 5
+            let x = left + width * Double(tick) / 5
+            let label = WallClockTime(secondsSinceEpoch: t).iso8601.replacingOccurrences(of: "T", with: " ")
+            svg += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(top - 4))\" x2=\"\(fmt(x))\" y2=\"\(fmt(height - 30))\" stroke=\"#ccc\"/>\n"
+            svg += "<text x=\"\(fmt(x))\" y=\"\(fmt(height - 14))\" text-anchor=\"middle\" font-size=\"10\">\(escape(String(label.prefix(19))))</text>\n"
+        }
+        for airing in timed {
+            let row = channels.firstIndex(of: airing.channel ?? "(no channel)") ?? 0
+            let start = airing.wallclockStart!.secondsSinceEpoch
+            let x = left + width * (start - first) / span
+            let w = max(2, width * (airing.end - airing.start) / span)
+            let y = top + lane * Double(row) + 4
+            svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(lane - 8))\" fill=\"\(color(airing.id, in: ids))\">"
+            svg += "<title>\(airing.id) on \(escape(airing.channel ?? "?")) at \(airing.wallclockStart!.iso8601), \(fmt(airing.end - airing.start)) s</title></rect>\n"
+        }
+        svg += "</svg>"
+
+        var legend = ""
+        for id in ids {
+            let count = airings.filter { $0.id == id }.count
+            legend += "<li><span style=\"background:\(color(id, in: ids))\"></span><code>\(id)</code> \(count) airing\(count == 1 ? "" : "s")</li>\n"
+        }
+        var rows = ""
+        for a in airings {
+            rows += "<tr><td><code>\(a.id)</code></td><td>\(escape(a.channel ?? ""))</td><td>\(a.wallclockStart?.iso8601 ?? "")</td>"
+            rows += "<td>\(escape(a.recording))</td><td>\(fmt(a.start))</td><td>\(fmt(a.end))</td><td>\(fmt(a.score))</td></tr>\n"
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <style>
+            body{font-family:system-ui,sans-serif;margin:24px;color:#222}
+            ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:16px}
+            ul.legend span{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}
+            table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}
+            </style></head><body>
+            <h1>\(escape(title))</h1>
+            <p>\(airings.count) airing\(airings.count == 1 ? "" : "s") of \(ids.count) ID\(ids.count == 1 ? "" : "s") on \(channels.count) channel\(channels.count == 1 ? "" : "s"). Times are UTC.</p>
+            \(svg)
+            <ul class="legend">
+            \(legend)</ul>
+            <table><thead><tr><th>ID</th><th>channel</th><th>wall-clock start</th><th>recording</th><th>start (s)</th><th>end (s)</th><th>score</th></tr></thead>
+            <tbody>
+            \(rows)</tbody></table>
+            </body></html>
+
+            """
+    }
+
+    private static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
+    private static func color(_ id: String, in ids: [String]) -> String {
+        palette[(ids.firstIndex(of: id) ?? 0) % palette.count]
+    }
+
+    private static func fmt(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}

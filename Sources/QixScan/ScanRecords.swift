@@ -1,0 +1,94 @@
+/// One detected ID in one recording, as the detector reports it (seconds from the
+/// recording's start).
+public struct ScanDetection: Sendable, Equatable {
+    /// The ID as 8 lowercase hex digits.
+    public var message: String
+    /// Start of the stretch that carried the ID, seconds.
+    public var start: Double
+    /// End of that stretch, seconds.
+    public var end: Double
+    /// The detector's confidence.
+    public var score: Double
+
+    /// Makes a detection.
+    public init(message: String, start: Double, end: Double, score: Double) {
+        self.message = message
+        self.start = start
+        self.end = end
+        self.score = score
+    }
+}
+
+/// What the detector found in one whole recording.
+public struct RecordingAnalysis: Sendable, Equatable {
+    /// Audio length, seconds.
+    public var duration: Double
+    /// Detections in time order.
+    public var detections: [ScanDetection]
+
+    /// Makes an analysis.
+    public init(duration: Double, detections: [ScanDetection]) {
+        self.duration = duration
+        self.detections = detections
+    }
+}
+
+/// A recording as stored in the database.
+public struct StoredRecording: Sendable, Equatable {
+    /// Row id.
+    public var id: Int64
+    /// Identity on disk when it was scanned.
+    public var file: RecordingFile
+    /// Audio length, seconds (nil when the scan failed).
+    public var duration: Double?
+    /// Channel name from the file name or sidecar.
+    public var channel: String?
+    /// Wall-clock time of the recording's first sample.
+    public var wallclockStart: WallClockTime?
+    /// True when the scan succeeded; false when it failed with `error`.
+    public var isDone: Bool
+    /// Why the scan failed.
+    public var error: String?
+    /// Fingerprint of the key the recording was scanned with.
+    public var keyFingerprint: String
+
+    /// Makes a stored recording record.
+    public init(id: Int64, file: RecordingFile, duration: Double?, channel: String?, wallclockStart: WallClockTime?,
+                isDone: Bool, error: String?, keyFingerprint: String) {
+        self.id = id
+        self.file = file
+        self.duration = duration
+        self.channel = channel
+        self.wallclockStart = wallclockStart
+        self.isDone = isDone
+        self.error = error
+        self.keyFingerprint = keyFingerprint
+    }
+}
+
+/// A scan run, stored for provenance (never the key itself).
+public struct ScanRun: Sendable, Equatable {
+    /// Unique id of the run.
+    public var uuid: String
+    /// When it started.
+    public var startedAt: WallClockTime
+    /// QixKit's version.
+    public var qixkitVersion: String
+    /// Public fingerprint of the key used.
+    public var keyFingerprint: String
+    /// The machine's name.
+    public var host: String
+    /// `K/N` when the run was one shard of several.
+    public var shard: String?
+
+    /// Makes a scan run record.
+    public init(uuid: String, startedAt: WallClockTime, qixkitVersion: String, keyFingerprint: String,
+                host: String, shard: String?) {
+        self.uuid = uuid
+        self.startedAt = startedAt
+        self.qixkitVersion = qixkitVersion
+        self.keyFingerprint = keyFingerprint
+        self.host = host
+        self.shard = shard
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import QixCards
+import QixDynamics
+
+/// `qix cards`: plays the app's card-deck animation headless against a gesture script.
+struct CardsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cards",
+        abstract: "Run a card deck (JSON) with scripted gestures, deterministically.",
+        discussion: """
+            DECK holds screen, flingThreshold, gravity and pages of cards; GESTURES is a list of \
+            touches {"card": id, "points": [[t, x, y], ...]} (docs/cards.md). Without --duration the \
+            run ends when the deck finishes, or when the last gesture has ended and every card rests \
+            (at most 60 s). Trace lines list the cards on screen; events add pageShown, dragBegan, \
+            dragEnded, flung, settled, pageDismissed, deckFinished. --hash covers every card of the deck. \
+            --render writes a film strip (.svg) or an animation page (.html).
+            """)
+
+    @Argument(help: "The deck file (JSON).")
+    var deck: String
+
+    @Option(help: "The gesture file (JSON).")
+    var gestures: String?
+
+    @Option(help: "Seconds to run (default: until finished or at rest, at most 60).")
+    var duration: Double?
+
+    @Option(help: "Write one JSON line per frame to this file ('-' for stdout).")
+    var trace: String?
+
+    @Flag(help: "Print 'hash: <16 hex>' of the final state as the last line.")
+    var hash = false
+
+    @Option(help: "Draw the run: OUT.svg (film strip) or OUT.html (animation).")
+    var render: String?
+
+    @Option(help: "Number of frames in the film strip.")
+    var renderFrames = 8
+
+    @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
+    var frameHashes: String?
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
+        if let render, !(render.hasSuffix(".svg") || render.hasSuffix(".html")) { throw ValidationError("--render needs a .svg or .html file") }
+        if renderFrames < 1 || renderFrames > 100 { throw ValidationError("--render-frames must be 1...100") }
+    }
+
+    func run() throws {
+        let parsedDeck: Deck
+        do {
+            parsedDeck = try Deck.load(try FileIO.read(deck, what: "cannot read deck"))
+        } catch let error as JSONPathError {
+            throw CommandFailure("invalid deck", "\(deck): \(error.path.isEmpty ? "top level" : error.path)", error.reason)
+        }
+        var script = GestureScript()
+        if let gestures {
+            do {
+                script = try GestureScript.load(try FileIO.read(gestures, what: "cannot read gestures"), deck: parsedDeck)
+            } catch let error as JSONPathError {
+                throw CommandFailure("invalid gestures", "\(gestures): \(error.path.isEmpty ? "top level" : error.path)", error.reason)
+            }
+        }
+        let cards = try CardDeck(deck: parsedDeck, gestures: script)
+        let writer = try trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
+        let hashWriter = try frameHashes.map { try FileIO.AtomicWriter($0) }
+        let screen = Rect(x: 0, y: 0, width: parsedDeck.screen.x, height: parsedDeck.screen.y)
+        var animation = OutlineAnimation(viewport: screen, frameDuration: max(1 / parsedDeck.frameRate, 1.0 / 30))
+        let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
+        var strip = FilmStrip(viewport: screen, segments: [])
+        var snapshots: [(Int, Double, [(String, [Vector2])])] = []
+        try cards.run(duration: duration) { events in
+            try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
+            if trace != nil {
+                let physics = events.compactMap { e -> AnimatorEvent? in if case .physics(let p) = e { return p } else { return nil } }
+                let extra = events.compactMap(CardTrace.event)
+                let line = TraceLine.frame(cards.frame, time: cards.time, items: cards.visibleCards, events: physics, extra: extra)
+                if let writer { try writer.line(line) } else { print(line) }
+            }
+            if render?.hasSuffix(".html") == true, cards.frame % stride == 0 { animation.capture(cards.visibleCards) }
+            if render?.hasSuffix(".svg") == true {
+                snapshots.append((cards.frame, cards.time, cards.visibleCards.map { ($0.identifier, $0.outline) }))
+            }
+        }
+        try writer?.commit()
+        try hashWriter?.commit()
+        if let render {
+            let out = try FileIO.AtomicWriter(render)
+            if render.hasSuffix(".html") {
+                try out.write(animation.html(title: "qix cards \(deck)"))
+            } else {
+                for f in FilmStrip.chosenFrames(count: renderFrames, of: snapshots.count) {
+                    let s = snapshots[f - 1]
+                    strip.add(frame: s.0, time: s.1, outlines: s.2)
+                }
+                try out.write(strip.svg())
+            }
+            try out.commit()
+        }
+        StandardError.line("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
+        if hash { print("hash: \(StateHash.hex(StateHash.of(cards.allCards)))") }
+    }
+}
+
+/// The JSON of card events in trace lines.
+enum CardTrace {
+    /// One card event as JSON, or nil for engine events (written by TraceLine).
+    static func event(_ e: CardEvent) -> String? {
+        var o = JSONLine()
+        switch e {
+        case .physics: return nil
+        case .pageShown(let page): o.add("type", "pageShown"); o.add("page", page)
+        case .dragBegan(let card, let point):
+            o.add("type", "dragBegan"); o.add("card", card); o.addRaw("point", TraceLine.vector(point))
+        case .dragEnded(let card, let velocity):
+            o.add("type", "dragEnded"); o.add("card", card); o.addRaw("velocity", TraceLine.vector(velocity))
+        case .flung(let page, let card, let velocity):
+            o.add("type", "flung"); o.add("page", page); o.add("card", card); o.addRaw("velocity", TraceLine.vector(velocity))
+        case .settled(let page): o.add("type", "settled"); o.add("page", page)
+        case .pageDismissed(let page): o.add("type", "pageDismissed"); o.add("page", page)
+        case .deckFinished: o.add("type", "deckFinished")
+        }
+        return o.string
+    }
+}

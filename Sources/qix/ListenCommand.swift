@@ -1,0 +1,116 @@
+import ArgumentParser
+import QixAudio
+import QixWatermark
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `qix listen`: detects IDs in raw PCM on standard input as soon as they are heard.
+struct ListenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Detect IDs live in a raw PCM stream on standard input.",
+        discussion: """
+            Reads headerless PCM from stdin until EOF, e.g. \
+            'arecord -f S16_LE -r 48000 -c 1 | qix listen' or \
+            'ffmpeg -i SOURCE -f s16le -ac 1 -ar 48000 - | qix listen'. Each ID is printed \
+            (and stdout flushed) as soon as it is decided; an ID heard continuously is \
+            printed once, and again only after it has been absent for 4 s or more. With \
+            --json, one line per ID: {"message", "start", "end", "score", "emitted_at"}, \
+            times in stream seconds (emitted_at: audio read when the line was printed). \
+            Memory stays bounded for streams of any length. Exit codes: 0 done (EOF, \
+            --until-first satisfied, or --max-seconds reached after an ID), 1 bad input, \
+            2 bad usage, 3 when --until-first or --max-seconds was given and no ID was heard.
+            """)
+
+    @Option(help: "Key file (32 hex digits); without it the public test key is used.")
+    var key: String?
+
+    @Option(help: "Sample rate of the stream in Hz.")
+    var rate = 48_000
+
+    @Option(help: "Interleaved channels in the stream (mixed down).")
+    var channels = 1
+
+    @Option(help: "Sample format: s16le, s24le, s32le or f32le.")
+    var format = "s16le"
+
+    @Flag(help: "One JSON object per heard ID.")
+    var json = false
+
+    @Flag(help: "Exit after the first ID (the app's shake-and-listen use).")
+    var untilFirst = false
+
+    @Option(help: "Stop after this many seconds of audio.")
+    var maxSeconds: Double?
+
+    func validate() throws {
+        if let maxSeconds, !(maxSeconds > 0) { throw ValidationError("--max-seconds must be positive") }
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let sampleFormat = try RawSampleFormat.parse(format)
+        let watermarkKey = try KeyOption.load(key)
+        let reader = try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
+        let detector: StreamingDetector
+        do { detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels) }
+        catch let error as WatermarkError { throw CommandFailure(error.what, error.subject, error.reason) }
+
+        let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }
+        let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channels)
+        defer { block.deallocate() }
+        var heardAny = false
+        reading: while true {
+            var frames = try reader.read(into: block)
+            if frames == 0 { break }
+            if let limitFrames { frames = Int(min(Int64(frames), limitFrames - detector.framesRead)) }
+            for heard in detector.feed(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)])) {
+                heardAny = true
+                guard emit(heard) else { return }
+                if untilFirst { return }
+            }
+            if let limitFrames, detector.framesRead >= limitFrames { break reading }
+        }
+        if reader.droppedBytes > 0 {
+            StandardError.warning("stdin: stream ended mid-frame; dropped \(reader.droppedBytes) bytes of an incomplete last frame")
+        }
+        for heard in detector.finish() {
+            heardAny = true
+            guard emit(heard) else { return }
+            if untilFirst { return }
+        }
+        if !heardAny && (untilFirst || maxSeconds != nil) { throw ExitCode(3) }
+    }
+
+    /// Prints one heard ID and flushes; false when stdout is gone (a closed pipe ends
+    /// the listen quietly, with what was printed intact).
+    private func emit(_ heard: StreamingDetector.Heard) -> Bool {
+        var text: String
+        if json {
+            var line = JSONLine()
+            line.add("message", heard.hex)
+            line.add("start", (heard.start * 1000).rounded() / 1000)
+            line.add("end", (heard.end * 1000).rounded() / 1000)
+            line.add("score", (heard.score * 100).rounded() / 100)
+            line.add("emitted_at", (heard.emittedAt * 1000).rounded() / 1000)
+            text = line.string
+        } else {
+            text = "\(heard.hex)  \(fixed(heard.start, 2))-\(fixed(heard.end, 2)) s  score \(fixed(heard.score, 1))  (heard at \(fixed(heard.emittedAt, 2)) s)"
+        }
+        text += "\n"
+        return text.utf8CString.withUnsafeBufferPointer { bytes in
+            var offset = 0
+            let count = bytes.count - 1
+            while offset < count {
+                let put = write(STDOUT_FILENO, bytes.baseAddress! + offset, count - offset)
+                if put < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += put
+            }
+            return true
+        }
+    }
+}

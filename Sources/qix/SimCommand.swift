@@ -1,0 +1,124 @@
+import ArgumentParser
+import QixDynamics
+
+/// `qix sim`: runs a physics scene headless and writes its trace, hash and film strip.
+struct SimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Simulate a UIKit-Dynamics-style scene (JSON) deterministically.",
+        discussion: """
+            SCENE is a scene file (docs/dynamics.md): referenceBounds, frameRate, items, behaviors, \
+            timeline. The world advances in fixed 1/120 s steps; one trace line is written per \
+            displayed frame. --hash prints 'hash: <16 hex>' last: FNV-1a over the bit patterns of every \
+            item's centre, angle, velocity and angular velocity at the last frame, in item order. \
+            The same scene gives the same trace and hash on every run and build.
+            """)
+
+    @Argument(help: "The scene file (JSON).")
+    var scene: String
+
+    @Option(help: "Seconds to simulate (default: the scene's duration, else 5).")
+    var duration: Double?
+
+    @Option(help: "Write one JSON line per frame to this file ('-' for stdout).")
+    var trace: String?
+
+    @Flag(help: "Print 'hash: <16 hex>' of the final state as the last line.")
+    var hash = false
+
+    @Option(help: "Draw a film strip of the items' outlines to this SVG file.")
+    var render: String?
+
+    @Option(help: "Number of frames in the film strip (spread evenly).")
+    var renderFrames = 8
+
+    @Option(parsing: .upToNextOption, help: "Draw the frames at these times (seconds) instead of spreading --render-frames.")
+    var renderAt: [Double] = []
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
+        if renderFrames < 1 || renderFrames > 100 { throw ValidationError("--render-frames must be 1...100") }
+        if renderAt.contains(where: { !($0 >= 0 && $0 <= 3600) }) { throw ValidationError("--render-at times must be in [0, 3600] seconds") }
+    }
+
+    func run() throws {
+        let bytes = try FileIO.read(scene, what: "cannot read scene")
+        let world: Scene
+        do {
+            world = try SceneLoader.load(bytes)
+        } catch {
+            throw CommandFailure("invalid scene", "\(scene): \(error.path.isEmpty ? "top level" : error.path)", error.reason)
+        }
+        let seconds = duration ?? world.duration ?? 5
+        let frames = max(1, Int((seconds * world.frameRate).rounded()))
+        let writer = try trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
+        var strip = FilmStrip(viewport: world.referenceBounds, segments: world.boundarySegments)
+        var chosen = render == nil ? [] : FilmStrip.chosenFrames(count: renderFrames, of: frames)
+        if render != nil, !renderAt.isEmpty {
+            // The first frame whose time is at or after each requested time.
+            chosen = Array(Set(renderAt.map { min(frames, max(1, Int(($0 * world.frameRate - 1e-9).rounded(.up)))) })).sorted()
+        }
+        var nextChosen = 0
+        for _ in 0..<frames {
+            let events = world.advanceFrame()
+            if trace != nil {
+                let line = TraceLine.frame(world.frame, time: world.time(ofFrame: world.frame), items: world.items, events: events)
+                if let writer { try writer.line(line) } else { print(line) }
+            }
+            if nextChosen < chosen.count, chosen[nextChosen] == world.frame {
+                strip.capture(frame: world.frame, time: world.time(ofFrame: world.frame), items: world.items)
+                nextChosen += 1
+            }
+        }
+        try writer?.commit()
+        if let render {
+            let out = try FileIO.AtomicWriter(render)
+            try out.write(strip.svg())
+            try out.commit()
+        }
+        StandardError.line("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
+        if hash { print("hash: \(StateHash.hex(StateHash.of(world.items)))") }
+    }
+}
+
+/// The JSON of one trace line (CONTRACTS.md), shared by `qix sim` and `qix cards`.
+enum TraceLine {
+    /// `{"frame": n, "time": t, "items": [...], "events": [...]}` with extra card events appended.
+    static func frame(_ n: Int, time: Double, items: [DynamicItem], events: [AnimatorEvent], extra: [String] = []) -> String {
+        var line = JSONLine()
+        line.add("frame", n)
+        line.add("time", time)
+        line.addRaw("items", JSONLine.array(items.map(item)))
+        line.addRaw("events", JSONLine.array(events.map(event) + extra))
+        return line.string
+    }
+
+    static func vector(_ v: Vector2) -> String { "[\(JSONLine.number(v.x)), \(JSONLine.number(v.y))]" }
+
+    static func item(_ item: DynamicItem) -> String {
+        var o = JSONLine()
+        o.add("id", item.identifier)
+        o.addRaw("center", vector(item.center))
+        o.add("angle", item.angle)
+        o.addRaw("velocity", vector(item.velocity))
+        o.add("angularVelocity", item.angularVelocity)
+        return o.string
+    }
+
+    static func event(_ e: AnimatorEvent) -> String {
+        var o = JSONLine()
+        switch e {
+        case .paused: o.add("type", "paused")
+        case .resumed: o.add("type", "resumed")
+        case .contactBegan(let c), .contactEnded(let c):
+            if case .contactBegan = e { o.add("type", "contactBegan") } else { o.add("type", "contactEnded") }
+            if let other = c.otherItem {
+                o.addRaw("items", JSONLine.array([JSONLine.quoted(c.item.identifier), JSONLine.quoted(other.identifier)]))
+            } else {
+                o.addRaw("items", JSONLine.array([JSONLine.quoted(c.item.identifier)]))
+                o.add("boundary", c.boundaryIdentifier)
+            }
+        }
+        return o.string
+    }
+}

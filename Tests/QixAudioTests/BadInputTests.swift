@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import QixAudio
+
+/// Unreadable inputs give one clear error naming the file, and writes never leave half files.
+@Suite("Bad audio input")
+struct BadInputTests {
+    static func reason(_ path: String) -> AudioError? {
+        do { _ = try AudioFileReader.readAll(path: path); return nil } catch let error as AudioError { return error } catch {
+            Issue.record("unexpected error type \(error)")
+            return nil
+        }
+    }
+
+    @Test("missing file, directory, empty file, text named .wav, truncated WAV")
+    func unreadable() throws {
+        let dir = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = FileManager.default.createFile(atPath: "\(dir)/empty.wav", contents: Data())
+        _ = FileManager.default.createFile(atPath: "\(dir)/text.wav", contents: Data("not audio at all\n".utf8))
+        let tone = TestSignals.sine(frequency: 440, amplitude: 0.5, seconds: 1, sampleRate: 44100, channels: 2)
+        try AudioFileWriter.write(tone, to: "\(dir)/whole.wav")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/whole.wav"))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(dir)/cut.wav"))
+        let flac = "\(dir)/whole.flac"
+        try AudioFileWriter.write(tone, to: flac)
+        let flacData = try Data(contentsOf: URL(fileURLWithPath: flac))
+        try flacData.prefix(flacData.count / 2).write(to: URL(fileURLWithPath: "\(dir)/cut.flac"))
+
+        let expectations: [(String, String)] = [
+            ("\(dir)/missing.wav", "no such file"),
+            (dir, "is a directory"),
+            ("\(dir)/empty.wav", "file is empty"),
+            ("\(dir)/text.wav", "not an audio file"),
+            ("\(dir)/cut.wav", "truncated"),
+            ("\(dir)/cut.flac", "truncated"),
+        ]
+        for (path, phrase) in expectations {
+            let error = Self.reason(path)
+            #expect(error?.subject == path, "\(path)")
+            #expect(error?.reason.contains(phrase) == true, "\(path): \(error?.description ?? "no error")")
+            #expect(error.map { !$0.description.contains("\n") } ?? false, "one line")
+        }
+        #expect(try AudioFileReader.readAll(path: "\(dir)/whole.wav").frameCount == 44100)
+    }
+
+    @Test("a failed or abandoned write leaves nothing at the path")
+    func writesAreAtomic() throws {
+        let dir = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = "\(dir)/out.flac"
+        let writer = try AudioFileWriter(path: path, sampleRate: 48000, channels: 1)
+        try writer.write([Float](repeating: 0.1, count: 4800))
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing visible before finish()")
+        writer.abandon()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+
+        #expect(throws: AudioError.self) { try AudioFileWriter(path: "\(dir)/out.xyz", sampleRate: 48000, channels: 1) }
+        #expect(throws: AudioError.self) { try AudioFileWriter(path: "\(dir)/no/such/dir/out.wav", sampleRate: 48000, channels: 1) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+}

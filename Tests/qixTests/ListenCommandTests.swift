@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import QixAudio
+import QixWatermark
+
+/// `qix listen` fed by real tools (sox) through a shell pipe, as users run it.
+@Suite("qix listen", .serialized)
+struct ListenCommandTests {
+    static let clip = "\(QixProcess.repository)/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac"
+
+    /// Runs `bash -c script` and returns its stdout, stderr and status.
+    static func shell(_ script: String) throws -> QixProcess.Result {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script + " >\(dir)/out 2>\(dir)/err"]
+        try process.run()
+        process.waitUntilExit()
+        return QixProcess.Result(status: process.terminationStatus,
+                                 stdout: try String(contentsOfFile: "\(dir)/out", encoding: .utf8),
+                                 stderr: try String(contentsOfFile: "\(dir)/err", encoding: .utf8))
+    }
+
+    static func marked() throws -> (dir: String, file: String) {
+        let dir = try QixProcess.temporaryDirectory()
+        let file = "\(dir)/marked.flac"
+        let embed = try QixProcess.run(["embed", clip, file, "--message", "5eed1234"])
+        #expect(embed.status == 0, "\(embed.stderr)")
+        return (dir, file)
+    }
+
+    @Test("sox -> qix listen at 48 kHz s16le and at 16 kHz f32le prints the ID as JSON lines", arguments: [
+        ("-e signed -b 16 -r 48000", ["--rate", "48000"]),
+        ("-e float -b 32 -r 16000", ["--rate", "16000", "--format", "f32le"]),
+    ])
+    func soxPipe(_ soxFormat: String, _ options: [String]) throws {
+        let (dir, file) = try Self.marked()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let qix = QixProcess.executable.path
+        let result = try Self.shell("sox \(file) -t raw \(soxFormat) -c 1 - | \(qix) listen --json \(options.joined(separator: " "))")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutLines
+        #expect(lines.count == 1, "\(lines)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        #expect(object["message"] as? String == "5eed1234")
+        let end = try #require(object["end"] as? Double), emitted = try #require(object["emitted_at"] as? Double)
+        #expect(emitted - end <= 1.0)
+        #expect(emitted <= 6, "decided within the first seconds of a 15 s spot")
+        #expect((object["start"] as? Double ?? 99) < 1)
+    }
+
+    @Test("--until-first exits after the first ID; --max-seconds on unmarked audio exits 3; junk and cut streams do not crash")
+    func exitsAndJunk() throws {
+        let (dir, file) = try Self.marked()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let qix = QixProcess.executable.path
+        let first = try Self.shell("sox \(file) -t raw -e signed -b 16 -r 48000 -c 1 - | \(qix) listen --until-first")
+        #expect(first.status == 0)
+        #expect(first.stdoutLines.count == 1 && first.stdout.hasPrefix("5eed1234"))
+
+        let quiet = try QixProcess.run(["listen", "--max-seconds", "2"], stdin: Data(count: 48_000 * 2 * 5))
+        #expect(quiet.status == 3)
+        #expect(quiet.stdout.isEmpty)
+
+        var random = SystemRandomNumberGenerator()
+        let junk = Data((0..<(48_000 * 2 * 12 + 1)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let noise = try QixProcess.run(["listen", "--json"], stdin: junk)
+        #expect(noise.status == 0)
+        #expect(noise.stdout.isEmpty, "random bytes never yield an ID")
+        #expect(noise.stderr.contains("dropped 1 bytes"))
+
+        let badFormat = try QixProcess.run(["listen", "--format", "u8"], stdin: Data())
+        #expect(badFormat.status == 1 && badFormat.stderr.contains("(--format)"))
+    }
+}
