@@ -30,6 +30,15 @@ let package = Package(
             path: "Benchmarks/ScanBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "WatermarkBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "QixWatermark", package: "QixKit"),
+                .product(name: "QixAudio", package: "QixKit"),
+            ],
+            path: "Benchmarks/WatermarkBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "DynamicsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -4,17 +4,29 @@ import QixAudio
 /// A deterministic degradation the eval applies to marked (and unmarked) audio: what
 /// happens between a broadcaster and a phone.
 public enum Attack: String, CaseIterable, Sendable {
+    /// No change.
     case clean
+    /// MP3 at 128 kbit/s CBR (LAME through libsndfile), decoded again.
     case mp3_128
+    /// MP3 at 64 kbit/s CBR.
     case mp3_64
+    /// Ogg Vorbis near 64 kbit/s (libsndfile sets a quality, not a bitrate).
     case vorbis_64
+    /// Opus at 32 kbit/s, at 48 kHz (resampled first when the rate is not an Opus rate).
     case opus_32
+    /// Mono mix resampled to 16 kHz.
     case resample_16k
+    /// Played 3 % faster (resampling speed change: shorter, higher).
     case speedUp = "speed_+3"
+    /// Played 3 % slower.
     case speedDown = "speed_-3"
+    /// Seeded pink noise at 10 dB SNR.
     case pink_noise_10db
+    /// +6 dB gain, then hard clipping at full scale.
     case clip_6db
+    /// Phone in a room: 16 kHz capture 50 ppm fast, speaker IR r04, room IR r03, crowd a07 at 10 dB SNR.
     case room
+    /// Stadium: 16 kHz, hall IR r02, cheering crowd a08 at 0 dB SNR.
     case stadium
 
     /// The recordings the acoustic attacks need, loaded once.

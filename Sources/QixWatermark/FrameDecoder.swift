@@ -5,7 +5,7 @@ struct FrameDecoder {
     let layout: WatermarkLayout
     let key: WatermarkKey
     /// Tile values are clipped at this many RMS.
-    static let clipRatio: Float = 100
+    static let clipRatio: Float = 1.5
 
     /// Sum of each tile's 8 hops, for a frame that starts at `offset` in the window.
     func tiles(_ window: [Float], offset: Int) -> [Float] {

@@ -109,7 +109,7 @@ struct SpeedScale {
     }
 
     /// Noise floor per band: the `percentile` of the band's energy over hops `range`.
-    func floors(_ spectra: HopSpectra, hops range: Range<Int>, percentile: Double = 0.2) -> [Float] {
+    func floors(_ spectra: HopSpectra, hops range: Range<Int>, percentile: Double = 0.05) -> [Float] {
         let bandCount = P.bandCount
         var energies = [[Float]](repeating: [], count: bandCount)
         var half = [Float](repeating: 0, count: 2 * bandCount)

@@ -34,6 +34,13 @@ public struct WatermarkEmbedder: Sendable {
 
     /// Returns `buffer` with the watermark added to every channel.
     public func embed(_ buffer: AudioBuffer) throws -> AudioBuffer {
+        var output = buffer
+        try embed(into: &output)
+        return output
+    }
+
+    /// Adds the watermark to every channel of `buffer` in place (no copy of the audio).
+    public func embed(into buffer: inout AudioBuffer) throws {
         guard buffer.sampleRate >= Self.minimumSampleRate else {
             throw WatermarkError("cannot embed", "\(buffer.sampleRate) Hz",
                                  "the watermark band reaches 6 kHz, so the audio needs a sample rate of at least \(Self.minimumSampleRate) Hz")
@@ -57,27 +64,62 @@ public struct WatermarkEmbedder: Sendable {
             DeltaSynthesizer(chips: chips, gains: probeGains).delta(for: mix16)
         }
         let synthesis = DeltaSynthesizer(chips: chips, gains: gains)
-        var output = buffer
         let frames = buffer.frameCount
-        var channel = [Float](repeating: 0, count: frames)
-        for c in 0..<buffer.channels {
-            let internalRate: [Float]
-            if buffer.channels == 1 {
+        let channels = buffer.channels, rate = buffer.sampleRate
+        // Whole-file arrays only at 16 kHz; host-rate audio moves through in blocks, which
+        // keeps the peak memory and the page-fault time down for long files.
+        let block = 65_536
+        var scratch = [Float](repeating: 0, count: block)
+        var converted: [Float] = []
+        for c in 0..<channels {
+            var internalRate: [Float]
+            if channels == 1 {
                 internalRate = mix16
+            } else if rate == P.sampleRate {
+                internalRate = buffer.channel(c)
             } else {
-                buffer.samples.withUnsafeBufferPointer { samples in
-                    for i in 0..<frames { channel[i] = samples[i * buffer.channels + c] }
+                let down = try Resampler(inputRate: Double(rate), outputRate: Double(P.sampleRate), channels: 1, quality: .medium)
+                internalRate = []
+                internalRate.reserveCapacity(mix16.count + 4096)
+                var start = 0
+                while start < frames {
+                    let count = min(block, frames - start)
+                    buffer.samples.withUnsafeBufferPointer { samples in
+                        for i in 0..<count { scratch[i] = samples[(start + i) * channels + c] }
+                    }
+                    scratch.withUnsafeBufferPointer { down.process(UnsafeBufferPointer(rebasing: $0[0..<count]), into: &internalRate) }
+                    start += count
                 }
-                internalRate = try Self.convert(channel, from: buffer.sampleRate, to: P.sampleRate)
+                down.flush(into: &internalRate)
             }
             let delta16 = synthesis.delta(for: internalRate)
-            var delta = try Self.convert(delta16, from: P.sampleRate, to: buffer.sampleRate)
-            if delta.count < frames { delta.append(contentsOf: repeatElement(0, count: frames - delta.count)) }
-            output.samples.withUnsafeMutableBufferPointer { out in
-                for i in 0..<frames { out[i * buffer.channels + c] += delta[i] }
+            // Channel c was read above, before any delta is added to it.
+            var written = 0
+            func add(_ delta: [Float]) {
+                let count = min(delta.count, frames - written)
+                guard count > 0 else { return }
+                buffer.samples.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<count { out[(written + i) * channels + c] += delta[i] }
+                }
+                written += count
             }
+            if rate == P.sampleRate {
+                add(delta16)
+                continue
+            }
+            let up = try Resampler(inputRate: Double(P.sampleRate), outputRate: Double(rate), channels: 1, quality: .medium)
+            var start = 0
+            while start < delta16.count {
+                let count = min(block, delta16.count - start)
+                converted.removeAll(keepingCapacity: true)
+                delta16.withUnsafeBufferPointer { up.process(UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), into: &converted) }
+                add(converted)
+                start += count
+            }
+            converted.removeAll(keepingCapacity: true)
+            up.flush(into: &converted)
+            add(converted)
         }
-        return output
     }
 
     /// Mono sample-rate conversion of a whole signal.

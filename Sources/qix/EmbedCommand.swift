@@ -49,16 +49,15 @@ struct EmbedCommand: ParsableCommand {
         let embedder: WatermarkEmbedder
         do { embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength) }
         catch let error as WatermarkError { throw CommandFailure(error.what, error.subject, error.reason) }
-        let host = try reader.readAll()
+        var host = try reader.readAll()
         var levels = SignalLevels()
         host.samples.withUnsafeBufferPointer { levels.add($0) }
         if levels.peak == 0 {
             StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
         }
-        let marked: AudioBuffer
-        do { marked = try embedder.embed(host) } catch let error as WatermarkError {
+        do { try embedder.embed(into: &host) } catch let error as WatermarkError {
             throw CommandFailure(error.what, input == "-" ? "stdin" : input, "\(error.subject): \(error.reason)")
         }
-        try AudioFileWriter.write(marked, to: output, encoding: reader.info.isFloat ? .float32 : .pcm16)
+        try AudioFileWriter.write(host, to: output, encoding: reader.info.isFloat ? .float32 : .pcm16)
     }
 }
