@@ -32,10 +32,7 @@ struct EmbedCommand: ParsableCommand {
     var strength: Double = 1
 
     func run() throws {
-        let payload: WatermarkPayload
-        do { payload = try WatermarkPayload(hex: message) } catch let error as WatermarkError {
-            throw CommandFailure(error.what, error.subject, error.reason)
-        }
+        let payload = try WatermarkPayload(hex: message)
         guard AudioFileFormat(path: output) != nil else {
             throw CommandFailure("cannot write audio", output, "unknown extension; use .wav, .flac, .ogg, .opus or .mp3")
         }
@@ -46,9 +43,7 @@ struct EmbedCommand: ParsableCommand {
             throw CommandFailure("cannot write audio", output,
                                  "\(format.rawValue) cannot store \(reader.info.sampleRate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz (resample the input first)")
         }
-        let embedder: WatermarkEmbedder
-        do { embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength) }
-        catch let error as WatermarkError { throw CommandFailure(error.what, error.subject, error.reason) }
+        let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength)
         var host = try reader.readAll()
         var levels = SignalLevels()
         host.samples.withUnsafeBufferPointer { levels.add($0) }

@@ -23,7 +23,7 @@ import QixDynamics
         let deck = try Corpus.deck("two-pages.deck.json", "fling-both.gestures.json")
         var events: [CardEvent] = []
         var belowAtDismissal = true
-        try deck.run(duration: nil) { frameEvents in
+        deck.run(duration: nil) { frameEvents in
             for e in frameEvents {
                 if case .pageDismissed(1) = e { belowAtDismissal = belowAtDismissal && deck.pages[0].allSatisfy { $0.center.y - 0.5 * $0.size.length > 844 } }
                 if case .pageDismissed(2) = e { belowAtDismissal = belowAtDismissal && deck.pages[1].allSatisfy { $0.center.y - 0.5 * $0.size.length > 844 } }
@@ -53,7 +53,7 @@ import QixDynamics
         var worstRope = 0.0
         var backAt: Double?
         let lift = 3.3
-        try deck.run(duration: 6) { events in
+        deck.run(duration: 6) { events in
             if events.contains(where: { if case .flung = $0 { return true } else { return false } }) { flung = true }
             let t = deck.time
             if t > 2 && t <= lift {
@@ -74,8 +74,8 @@ import QixDynamics
         let one = try Corpus.deck("two-pages.deck.json", "slow-drag.gestures.json")
         let two = try Corpus.deck("two-pages.deck.json", "second-finger.gestures.json")
         var began: [String] = []
-        try one.run(duration: 5) { _ in }
-        try two.run(duration: 5) { events in
+        one.run(duration: 5) { _ in }
+        two.run(duration: 5) { events in
             for e in events { if case .dragBegan(let card, _) = e { began.append(card) } }
         }
         #expect(began == ["a"])
@@ -87,7 +87,7 @@ import QixDynamics
         let a = deck.pages[0][0], b = deck.pages[0][1]
         var worst = 0.0
         var closest = Double.infinity
-        try deck.run(duration: 4) { _ in
+        deck.run(duration: 4) { _ in
             if deck.time >= 2 {
                 worst = max(worst, Self.penetration(a.outline, b.outline))
                 closest = min(closest, (b.center - a.center).length)
@@ -101,7 +101,7 @@ import QixDynamics
     @Test func sameDeckAndGesturesGiveTheSameHash() throws {
         func hash() throws -> UInt64 {
             let deck = try Corpus.deck("two-pages.deck.json", "fling-both.gestures.json")
-            try deck.run(duration: nil) { _ in }
+            deck.run(duration: nil) { _ in }
             return StateHash.of(deck.allCards)
         }
         #expect(try hash() == (try hash()))

@@ -14,10 +14,8 @@ import QixDynamics
             let deck = try Deck.load(Array(goodDeck.utf8))
             _ = try GestureScript.load(Array(json.utf8), deck: deck)
             return nil
-        } catch let error as JSONPathError {
-            return error
         } catch {
-            return nil
+            return error
         }
     }
 

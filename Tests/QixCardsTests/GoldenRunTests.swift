@@ -27,7 +27,7 @@ import QixDynamics
                 .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
             let deck = try Corpus.deck(golden.deck, golden.gestures)
             var firstDivergence: Int?
-            try deck.run(duration: nil) { _ in
+            deck.run(duration: nil) { _ in
                 let k = deck.frame - 1
                 let now = StateHash.hex(StateHash.of(deck.allCards))
                 if firstDivergence == nil, k >= recorded.count || recorded[k][1] != now { firstDivergence = deck.frame }

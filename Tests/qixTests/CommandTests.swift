@@ -26,7 +26,7 @@ struct CommandTests {
 
     @Test func embedRejectsBadMessagesBeforeReading() throws {
         for message in ["1234567", "123456789", "g2345678"] {
-            var command = try EmbedCommand.parse(["missing.wav", "out.wav", "--message", message])
+            let command = try EmbedCommand.parse(["missing.wav", "out.wav", "--message", message])
             #expect(throws: CommandFailure.self) { try command.run() }
         }
     }
