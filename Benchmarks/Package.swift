@@ -11,9 +11,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Helpers shared by the benchmark targets.
+        .target(name: "BenchmarkCorpus", path: "Sources/BenchmarkCorpus"),
         .executableTarget(
             name: "AudioBenchmarks",
             dependencies: [
+                "BenchmarkCorpus",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "QixAudio", package: "QixKit"),
             ],
@@ -22,6 +25,7 @@ let package = Package(
         .executableTarget(
             name: "ScanBenchmarks",
             dependencies: [
+                "BenchmarkCorpus",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "QixScan", package: "QixKit"),
                 .product(name: "QixWatermark", package: "QixKit"),
@@ -50,6 +54,7 @@ let package = Package(
         .executableTarget(
             name: "ListenBenchmarks",
             dependencies: [
+                "BenchmarkCorpus",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "QixWatermark", package: "QixKit"),
                 .product(name: "QixAudio", package: "QixKit"),

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkCorpus
 import Foundation
 import QixAudio
 import QixScan
@@ -77,9 +78,3 @@ final class ScanBenchArchive: @unchecked Sendable {
     }
 }
 
-/// Absolute path of a committed corpus clip, found from this source file's location.
-func corpusClip(_ name: String) -> String {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }
-    return url.appendingPathComponent("corpus/clips/\(name)").path
-}
