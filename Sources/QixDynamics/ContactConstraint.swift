@@ -112,16 +112,8 @@ enum ContactSolver {
             let vrA = sA.v + crossSV(sA.w, rA)
             let vrB = sB.v + crossSV(sB.w, rB)
             let vn = (vrB - vrA).dot(normal)
-            var impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
-            let newImpulse = max(cp.normalImpulse + impulse, 0)
-            impulse = newImpulse - cp.normalImpulse
-            cp.normalImpulse = newImpulse
-            cp.maxNormalImpulse = max(cp.maxNormalImpulse, impulse)
-            let P = impulse * normal
-            sA.v -= mA * P
-            sA.w -= iA * rA.cross(P)
-            sB.v += mB * P
-            sB.w += iB * rB.cross(P)
+            let impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
+            applyNormalImpulse(impulse, at: &cp, normal: normal, &sA, &sB, mA: mA, iA: iA, mB: mB, iB: iB)
         }
         let friction = c.friction
         @inline(__always) func frictionPoint(_ cp: inout ContactPoint) {
@@ -149,6 +141,24 @@ enum ContactSolver {
         if mB > 0 { states[c.b] = sB }
     }
 
+    /// Accumulates a normal impulse at one contact point, clamped so that the total never
+    /// pulls (contacts only push), and applies the change to both bodies. Shared by the
+    /// solve and restitution passes, with the same operations in the same order.
+    @inline(__always)
+    static func applyNormalImpulse(_ impulse: Double, at cp: inout ContactPoint, normal: Vector2,
+                                   _ sA: inout BodyState, _ sB: inout BodyState,
+                                   mA: Double, iA: Double, mB: Double, iB: Double) {
+        let newImpulse = max(cp.normalImpulse + impulse, 0)
+        let applied = newImpulse - cp.normalImpulse
+        cp.normalImpulse = newImpulse
+        cp.maxNormalImpulse = max(cp.maxNormalImpulse, applied)
+        let P = applied * normal
+        sA.v -= mA * P
+        sA.w -= iA * cp.anchorA.cross(P)
+        sB.v += mB * P
+        sB.w += iB * cp.anchorB.cross(P)
+    }
+
     static func restitution(_ c: inout ContactConstraint, bodies: UnsafeMutablePointer<Body>, states: UnsafeMutablePointer<BodyState>) {
         if c.restitution == 0 { return }
         let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
@@ -161,16 +171,8 @@ enum ContactSolver {
             let vrA = sA.v + crossSV(sA.w, rA)
             let vrB = sB.v + crossSV(sB.w, rB)
             let vn = (vrB - vrA).dot(normal)
-            var impulse = -cp.normalMass * (vn + restitution * cp.relativeVelocity)
-            let newImpulse = max(cp.normalImpulse + impulse, 0)
-            impulse = newImpulse - cp.normalImpulse
-            cp.normalImpulse = newImpulse
-            cp.maxNormalImpulse = max(cp.maxNormalImpulse, impulse)
-            let P = impulse * normal
-            sA.v -= mA * P
-            sA.w -= iA * rA.cross(P)
-            sB.v += mB * P
-            sB.w += iB * rB.cross(P)
+            let impulse = -cp.normalMass * (vn + restitution * cp.relativeVelocity)
+            applyNormalImpulse(impulse, at: &cp, normal: normal, &sA, &sB, mA: mA, iA: iA, mB: mB, iB: iB)
         }
         point(&c.p0)
         if c.pointCount > 1 { point(&c.p1) }
