@@ -46,21 +46,20 @@ struct DetectCommand: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
-    /// Streams a file through the front end block by block and detects.
+    /// Streams a file through a `RecordingDetector` block by block: bounded memory for
+    /// recordings of any length.
     static func detect(path: String, with detector: WatermarkDetector, timings: Bool = false) throws -> ([WatermarkDetection], Double) {
         let started = clock()
         let reader = try AudioFileReader(path: path)
-        let frontEnd: SpectralFrontEnd
-        do { frontEnd = try SpectralFrontEnd(inputRate: reader.info.sampleRate, channels: reader.info.channels) }
+        let recording: RecordingDetector
+        do { recording = try RecordingDetector(detector: detector, inputRate: reader.info.sampleRate, channels: reader.info.channels) }
         catch let error as WatermarkError { throw CommandFailure(error.what, path, error.reason) }
-        try reader.forEachBlock { frontEnd.feed($0) }
-        frontEnd.finish()
-        let analysed = clock()
+        try reader.forEachBlock { recording.feed($0) }
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
-        let detections = detector.detect(frontEnd.spectra, duration: duration)
+        let detections = recording.finish(duration: duration)
         if timings {
-            let seconds = { (ticks: clock_t) in Double(ticks) / Double(CLOCKS_PER_SEC) }
-            StandardError.line("qix detect: \(path): CPU seconds: decode + 16 kHz STFT \(seconds(analysed - started)), search + decode \(seconds(clock() - analysed))")
+            let seconds = Double(clock() - started) / Double(CLOCKS_PER_SEC)
+            StandardError.line("qix detect: \(path): \(seconds) CPU seconds for \(duration) s of audio (decode, analysis and search)")
         }
         return (detections, duration)
     }
