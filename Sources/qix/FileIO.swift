@@ -23,18 +23,28 @@ enum FileIO {
         return out
     }
 
-    /// A file being written under a temporary name; `commit()` renames it into place.
+    /// A file being written under a temporary name; `commit()` syncs it to disk and
+    /// renames it into place, so `path` holds the complete file or nothing new.
     final class AtomicWriter {
         let path: String
         let partial: String
+        /// What failed, for error lines ("cannot write key").
+        let what: String
         private var file: UnsafeMutablePointer<FILE>?
         private var buffer: [UInt8] = []
 
-        /// Opens `path.partial-<pid>` for writing.
-        init(_ path: String) throws {
+        /// Opens `path.partial-<pid>` for writing with file mode `permissions`. The partial
+        /// file is created afresh (a leftover or a planted link there is never written through).
+        init(_ path: String, permissions: mode_t = 0o644, what: String = "cannot write") throws {
             self.path = path
             self.partial = path + ".partial-\(getpid())"
-            guard let f = fopen(partial, "wb") else { throw CommandFailure("cannot write", path, String(cString: strerror(errno))) }
+            self.what = what
+            unlink(partial)
+            let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL, permissions)
+            guard fd >= 0, let f = fdopen(fd, "wb") else {
+                let reason = String(cString: strerror(errno))
+                throw CommandFailure(what, path, reason)
+            }
             file = f
             buffer.reserveCapacity(1 << 16)
         }
@@ -55,7 +65,7 @@ enum FileIO {
         private func flush() throws {
             guard let file else { return }
             let n = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-            if n != buffer.count { throw CommandFailure("cannot write", path, String(cString: strerror(errno))) }
+            if n != buffer.count { throw CommandFailure(what, path, String(cString: strerror(errno))) }
             buffer.removeAll(keepingCapacity: true)
         }
 
@@ -64,11 +74,12 @@ enum FileIO {
             try flush()
             guard let f = file else { return }
             file = nil
+            let synced = fflush(f) == 0 && fsync(fileno(f)) == 0
             let closed = fclose(f) == 0
-            guard closed, rename(partial, path) == 0 else {
+            guard synced, closed, rename(partial, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(partial)
-                throw CommandFailure("cannot write", path, reason)
+                throw CommandFailure(what, path, reason)
             }
         }
 

@@ -29,26 +29,9 @@ struct KeygenCommand: ParsableCommand {
             if !force { throw CommandFailure("cannot write key", keyFile, "file exists; use --force to replace it") }
         }
         let key = WatermarkKey.random()
-        try SecretFile.write(key.hex + "\n", to: keyFile)
+        let writer = try FileIO.AtomicWriter(keyFile, permissions: 0o600, what: "cannot write key")
+        try writer.write(key.hex + "\n")
+        try writer.commit()
         StandardError.line("qix: wrote key \(keyFile) (fingerprint \(key.fingerprint))")
-    }
-}
-
-/// Writes small secret files atomically with mode 0600.
-enum SecretFile {
-    /// Writes `text` to a private temporary file beside `path`, then renames it into place.
-    static func write(_ text: String, to path: String) throws {
-        let partial = path + ".partial-\(getpid())"
-        let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw CommandFailure("cannot write key", path, String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        let put = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard put == bytes.count, synced, rename(partial, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial)
-            throw CommandFailure("cannot write key", path, reason)
-        }
     }
 }

@@ -78,7 +78,9 @@ struct ReportCommand: ParsableCommand {
         }
         if let html {
             let page = AiringsTimelinePage.render(airings, title: "Airings in \(database)")
-            try TextFile.writeAtomically(page, to: html)
+            let writer = try FileIO.AtomicWriter(html)
+            try writer.write(page)
+            try writer.commit()
         }
         if let by {
             printCounts(airings, by: by)
@@ -157,24 +159,5 @@ enum CSV {
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
-    }
-}
-
-/// Small text outputs written all at once or not at all.
-enum TextFile {
-    /// Writes `text` to a partial file beside `path`, then renames it into place.
-    static func writeAtomically(_ text: String, to path: String) throws {
-        let partial = path + ".partial-\(getpid())"
-        guard let file = fopen(partial, "w") else {
-            throw CommandFailure("cannot write file", path, String(cString: strerror(errno)))
-        }
-        let bytes = Array(text.utf8)
-        let put = fwrite(bytes, 1, bytes.count, file)
-        let closed = fclose(file) == 0
-        guard put == bytes.count, closed, rename(partial, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial)
-            throw CommandFailure("cannot write file", path, reason)
-        }
     }
 }
