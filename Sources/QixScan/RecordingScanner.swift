@@ -105,37 +105,42 @@ public final class RecordingScanner: Sendable {
 
     private func scanOne(_ path: String, runUUID: String) -> Outcome {
         let file: RecordingFile
-        do { file = try RecordingFile(path: path) } catch let error as ScanError {
+        do { file = try RecordingFile(path: path) } catch {
             // A vanished or unreadable file is recorded so the report can list it.
+            let failure = Self.scanError(error, "cannot read recording", path)
             let placeholder = RecordingFile(stored: path, size: 0, modificationTime: 0, fingerprint: "")
             do {
-                try database.store(file: placeholder, channel: nil, wallclockStart: nil, outcome: .failure(error),
+                try database.store(file: placeholder, channel: nil, wallclockStart: nil, outcome: .failure(failure),
                                    keyFingerprint: keyFingerprint, runUUID: runUUID)
-            } catch let dbError as ScanError { return .fatal(dbError) } catch { return .fatal(ScanError("cannot write database", database.path, "\(error)")) }
-            return .failed(error)
-        } catch { return .failed(ScanError("cannot read recording", path, "\(error)")) }
+            } catch { return .fatal(Self.scanError(error, "cannot write database", database.path)) }
+            return .failed(failure)
+        }
         do {
             if try database.isUpToDate(file, keyFingerprint: keyFingerprint) { return .skipped }
-        } catch let error as ScanError { return .fatal(error) } catch { return .fatal(ScanError("cannot read database", database.path, "\(error)")) }
+        } catch { return .fatal(Self.scanError(error, "cannot read database", database.path)) }
 
         let result: Result<RecordingAnalysis, ScanError>
         var origin = RecordingOrigin(channel: nil, start: nil)
         do {
             origin = try RecordingOrigin.of(path, pattern: pattern)
             result = .success(try analyze(path))
-        } catch let error as ScanError {
-            result = .failure(error)
         } catch {
-            result = .failure(ScanError("cannot scan recording", path, "\(error)"))
+            result = .failure(Self.scanError(error, "cannot scan recording", path))
         }
         do {
             try database.store(file: file, channel: origin.channel, wallclockStart: origin.start, outcome: result,
                                keyFingerprint: keyFingerprint, runUUID: runUUID)
-        } catch let error as ScanError { return .fatal(error) } catch { return .fatal(ScanError("cannot write database", database.path, "\(error)")) }
+        } catch { return .fatal(Self.scanError(error, "cannot write database", database.path)) }
         switch result {
         case .success(let analysis): return .scanned(seconds: analysis.duration)
         case .failure(let error): return .failed(error)
         }
+    }
+
+    /// The error as QixKit's one-line error: as it is when it already is one (every
+    /// QixKit module throws those), else wrapped with what was being done and to what.
+    private static func scanError(_ error: any Error, _ what: String, _ subject: String) -> ScanError {
+        error as? ScanError ?? ScanError(what, subject, "\(error)")
     }
 }
 

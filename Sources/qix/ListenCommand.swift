@@ -88,10 +88,10 @@ struct ListenCommand: ParsableCommand {
         if json {
             var line = JSONLine()
             line.add("message", heard.hex)
-            line.add("start", (heard.start * 1000).rounded() / 1000)
-            line.add("end", (heard.end * 1000).rounded() / 1000)
+            line.add("start", DetectCommand.rounded(heard.start))
+            line.add("end", DetectCommand.rounded(heard.end))
             line.add("score", (heard.score * 100).rounded() / 100)
-            line.add("emitted_at", (heard.emittedAt * 1000).rounded() / 1000)
+            line.add("emitted_at", DetectCommand.rounded(heard.emittedAt))
             text = line.string
         } else {
             text = "\(heard.hex)  \(fixed(heard.start, 2))-\(fixed(heard.end, 2)) s  score \(fixed(heard.score, 1))  (heard at \(fixed(heard.emittedAt, 2)) s)"
