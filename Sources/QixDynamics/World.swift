@@ -9,6 +9,7 @@ final class World {
     var joints: [Joint] = []
     var contacts: [ContactConstraint] = []
     private var oldContacts: [ContactConstraint] = []
+    private var contactSolver = ContactSolver()
     private var pairTable = PairTable()
     private var broadPhase = BroadPhase()
     private var pairs: [SIMD2<Int32>] = []
@@ -185,53 +186,72 @@ final class World {
                 }
             }
         }
-        let margin = PhysicsConstants.speculativeDistance
+        // Narrow phase into a local array (no exclusivity checks on a class property per append).
+        var found = contacts
+        contacts = []
+        found.removeAll(keepingCapacity: true)
+        found.reserveCapacity(pairs.count)
         vertices.withUnsafeBufferPointer { vp in
             normals.withUnsafeBufferPointer { np in
                 guard let V = vp.baseAddress, let N = np.baseAddress else { return }
                 bodies.withUnsafeBufferPointer { bp in
-                    for pair in pairs {
-                        let a = Int(pair.x), b = Int(pair.y)
-                        let A = bp[a], Bb = bp[b]
-                        if A.invMass == 0 && Bb.invMass == 0 { continue }
-                        if !Bb.isBoundary && A.itemMask & Bb.itemMask == 0 { continue }
-                        let sa = PlacedShape(vertices: V + A.shapeStart, normals: N + A.shapeStart, count: A.shapeCount,
-                                             radius: A.radius, xf: A.transform)
-                        let sb = PlacedShape(vertices: V + Bb.shapeStart, normals: N + Bb.shapeStart, count: Bb.shapeCount,
-                                             radius: Bb.radius, xf: Bb.transform)
-                        let m = Collide.manifold(sa, sb, margin: margin)
-                        if m.count == 0 { continue }
-                        var c = ContactConstraint(a: a, b: b, key: World.pairKey(a, b))
-                        c.normal = m.normal
-                        c.friction = (A.friction * Bb.friction).squareRoot()
-                        c.restitution = max(A.restitution, Bb.restitution)
-                        c.pointCount = m.count
-                        c.p0 = ContactPoint(anchorA: m.p0.point - A.center, anchorB: m.p0.point - Bb.center,
-                                            separation: m.p0.separation, id: m.p0.id)
-                        if m.count > 1 {
-                            c.p1 = ContactPoint(anchorA: m.p1.point - A.center, anchorB: m.p1.point - Bb.center,
-                                                separation: m.p1.separation, id: m.p1.id)
-                        }
-                        c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
-                        if let old = pairTable.find(c.key) {
-                            let o = oldContacts[old]
-                            for k in 0..<c.pointCount {
-                                var cp = k == 0 ? c.p0 : c.p1
-                                for ok in 0..<o.pointCount {
-                                    let op = ok == 0 ? o.p0 : o.p1
-                                    if op.id == cp.id {
-                                        cp.normalImpulse = op.normalImpulse
-                                        cp.tangentImpulse = op.tangentImpulse
-                                    }
-                                }
-                                if k == 0 { c.p0 = cp } else { c.p1 = cp }
+                    oldContacts.withUnsafeBufferPointer { op in
+                        for pair in pairs {
+                            if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, V, N, pairTable, op) {
+                                found.append(c)
                             }
                         }
-                        contacts.append(c)
                     }
                 }
             }
         }
+        contacts = found
+    }
+
+    /// The contact between bodies `a` and `b` (nil when they are apart or do not collide), with
+    /// last step's impulses for the points that persist (matched by feature id).
+    @inline(__always)
+    private static func contact(
+        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ V: UnsafePointer<Vector2>, _ N: UnsafePointer<Vector2>,
+        _ pairTable: PairTable, _ oldContacts: UnsafeBufferPointer<ContactConstraint>
+    ) -> ContactConstraint? {
+        let A = bodies + a, Bb = bodies + b
+        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
+        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return nil }
+        let sa = PlacedShape(vertices: V + A.pointee.shapeStart, normals: N + A.pointee.shapeStart, count: A.pointee.shapeCount,
+                             radius: A.pointee.radius, xf: Transform(p: A.pointee.origin, q: A.pointee.q))
+        let sb = PlacedShape(vertices: V + Bb.pointee.shapeStart, normals: N + Bb.pointee.shapeStart, count: Bb.pointee.shapeCount,
+                             radius: Bb.pointee.radius, xf: Transform(p: Bb.pointee.origin, q: Bb.pointee.q))
+        let m = Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
+        if m.count == 0 { return nil }
+        let centerA = A.pointee.center, centerB = Bb.pointee.center
+        var c = ContactConstraint(a: a, b: b, key: World.pairKey(a, b))
+        c.normal = m.normal
+        c.friction = (A.pointee.friction * Bb.pointee.friction).squareRoot()
+        c.restitution = max(A.pointee.restitution, Bb.pointee.restitution)
+        c.pointCount = m.count
+        c.p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
+                            separation: m.p0.separation, id: m.p0.id)
+        if m.count > 1 {
+            c.p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
+                                separation: m.p1.separation, id: m.p1.id)
+        }
+        c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
+        if let old = pairTable.find(c.key) {
+            let o = oldContacts.baseAddress! + old
+            for k in 0..<c.pointCount {
+                var cp = k == 0 ? c.p0 : c.p1
+                for ok in 0..<o.pointee.pointCount {
+                    let op = ok == 0 ? o.pointee.p0 : o.pointee.p1
+                    if op.id == cp.id {
+                        cp.normalImpulse = op.normalImpulse
+                        cp.tangentImpulse = op.tangentImpulse
+                    }
+                }
+                if k == 0 { c.p0 = cp } else { c.p1 = cp }
+            }
+        }
+        return c
     }
 
     private func solve(_ dt: Double) {
@@ -244,6 +264,7 @@ final class World {
         let gravity = self.gravity
         let items = itemBodies
         let maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
+        let bodyCount = bodies.count
         bodies.withUnsafeMutableBufferPointer { bp in
             states.withUnsafeMutableBufferPointer { sp in
                 contacts.withUnsafeMutableBufferPointer { cp in
@@ -257,53 +278,21 @@ final class World {
                             B[i].center0 = B[i].center
                             B[i].angle0 = B[i].angle
                         }
-                        for k in 0..<cp.count {
-                            ContactSolver.prepare(&cp[k], bodies: B, states: S, contactSoftness: contactSoftness,
-                                                  staticSoftness: staticSoftness)
-                        }
+                        contactSolver.prepare(UnsafeBufferPointer(cp), bodies: B, bodyCount: bodyCount, states: S,
+                                              contactSoftness: contactSoftness, staticSoftness: staticSoftness)
                         for k in 0..<jp.count { js.prepare(&jp[k]) }
                         for _ in 0..<substepCount {
-                            // Integrate velocities.
-                            for i32 in items {
-                                let i = Int(i32)
-                                let invMass = B[i].invMass
-                                if invMass == 0 { continue }
-                                var s = S[i]
-                                let linearDamping = 1 / (1 + h * B[i].linearDamping)
-                                let angularDamping = 1 / (1 + h * B[i].angularDamping)
-                                let dv = (h * invMass) * (B[i].force + (B[i].mass * B[i].gravityScale) * gravity)
-                                s.v = dv + linearDamping * s.v
-                                s.w = h * B[i].invInertia * B[i].torque + angularDamping * s.w
-                                if s.v.lengthSquared > maxSpeedSquared {
-                                    s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
-                                }
-                                S[i] = s
-                            }
+                            integrateVelocities(B, S, h: h, gravity: gravity, maxSpeedSquared: maxSpeedSquared, items: items)
                             for k in 0..<jp.count { js.warmStart(&jp[k]) }
-                            for k in 0..<cp.count { ContactSolver.warmStart(&cp[k], bodies: B, states: S) }
+                            contactSolver.warmStart(S)
                             for k in 0..<jp.count { js.solve(&jp[k], useBias: true) }
-                            for k in 0..<cp.count { ContactSolver.solve(&cp[k], bodies: B, states: S, invH: invH, useBias: true) }
-                            // Integrate positions.
-                            for i32 in items {
-                                let i = Int(i32)
-                                if B[i].invMass == 0 { continue }
-                                var s = S[i]
-                                s.dp += h * s.v
-                                let hw = h * s.w
-                                if hw != 0 {
-                                    let q = s.dq
-                                    let c = q.c - hw * q.s
-                                    let sn = q.s + hw * q.c
-                                    let invLength = 1 / (c * c + sn * sn).squareRoot()
-                                    s.dq = Rotation(c: c * invLength, s: sn * invLength)
-                                    s.dAngle += hw
-                                }
-                                S[i] = s
-                            }
+                            contactSolver.solve(S, invH: invH, useBias: true)
+                            integratePositions(B, S, h: h, items: items)
                             for k in 0..<jp.count { js.solve(&jp[k], useBias: false) }
-                            for k in 0..<cp.count { ContactSolver.solve(&cp[k], bodies: B, states: S, invH: invH, useBias: false) }
+                            contactSolver.solve(S, invH: invH, useBias: false)
                         }
-                        for k in 0..<cp.count { ContactSolver.restitution(&cp[k], bodies: B, states: S) }
+                        contactSolver.restitution(S)
+                        contactSolver.store(into: cp)
                         // Finalize placements.
                         for i32 in items {
                             let i = Int(i32)
@@ -322,6 +311,45 @@ final class World {
                     }
                 }
             }
+        }
+    }
+
+    private func integrateVelocities(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, h: Double,
+                                     gravity: Vector2, maxSpeedSquared: Double, items: [Int32]) {
+        for i32 in items {
+            let i = Int(i32)
+            let invMass = B[i].invMass
+            if invMass == 0 { continue }
+            var s = S[i]
+            let linearDamping = 1 / (1 + h * B[i].linearDamping)
+            let angularDamping = 1 / (1 + h * B[i].angularDamping)
+            let dv = (h * invMass) * (B[i].force + (B[i].mass * B[i].gravityScale) * gravity)
+            s.v = dv + linearDamping * s.v
+            s.w = h * B[i].invInertia * B[i].torque + angularDamping * s.w
+            if s.v.lengthSquared > maxSpeedSquared {
+                s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
+            }
+            S[i] = s
+        }
+    }
+
+    private func integratePositions(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, h: Double,
+                                    items: [Int32]) {
+        for i32 in items {
+            let i = Int(i32)
+            if B[i].invMass == 0 { continue }
+            var s = S[i]
+            s.dp += h * s.v
+            let hw = h * s.w
+            if hw != 0 {
+                let q = s.dq
+                let c = q.c - hw * q.s
+                let sn = q.s + hw * q.c
+                let invLength = 1 / (c * c + sn * sn).squareRoot()
+                s.dq = Rotation(c: c * invLength, s: sn * invLength)
+                s.dAngle += hw
+            }
+            S[i] = s
         }
     }
 

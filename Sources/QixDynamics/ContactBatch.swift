@@ -1,0 +1,83 @@
+/// Lanes of Doubles solved side by side: one contact per lane (IEEE per lane, so a lane gives
+/// the same bits as the scalar operations it replaces; no horizontal reductions). Four lanes
+/// measured faster than two on the pyramid even though baseline x86-64 has 2-wide SSE2.
+typealias Lanes = SIMD4<Double>
+
+/// Body indices of the lanes of a batch.
+typealias LaneIndices = SIMD4<Int32>
+
+/// Lane-wise comparison results.
+typealias LaneMask = SIMDMask<Lanes.MaskStorage>
+
+/// One solver point in every lane of a batch: anchors fixed for the step and accumulated impulses.
+/// A lane without this point has zero masses, so every impulse it computes is zero.
+struct BatchPoint {
+    var anchorAX = Lanes(), anchorAY = Lanes()
+    var anchorBX = Lanes(), anchorBY = Lanes()
+    var baseSeparation = Lanes()
+    var normalMass = Lanes()
+    var tangentMass = Lanes()
+    var normalImpulse = Lanes()
+    var tangentImpulse = Lanes()
+    var maxNormalImpulse = Lanes()
+    var relativeVelocity = Lanes()
+}
+
+/// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
+/// `b2ContactConstraintSIMD`): the lanes write disjoint movable bodies (`ContactSchedule`), so
+/// one pass over the batch is the same as solving its contacts one after another. Unused lanes
+/// point at the static ground (body 0) with zero masses and are never written back.
+struct ContactBatch {
+    var indexA = LaneIndices()
+    var indexB = LaneIndices()
+    var invMassA = Lanes(), invInertiaA = Lanes()
+    var invMassB = Lanes(), invInertiaB = Lanes()
+    var normalX = Lanes(), normalY = Lanes()
+    var friction = Lanes()
+    var restitution = Lanes()
+    var biasRate = Lanes(), massScale = Lanes(), impulseScale = Lanes()
+    var p1 = BatchPoint()
+    var p2 = BatchPoint()
+    /// Lanes whose contact has a second point; the others must leave their bodies untouched.
+    var hasP2 = LaneMask(repeating: false)
+}
+
+/// The velocities of the bodies of one side of a batch, one body per lane.
+struct LaneBodies {
+    var vx = Lanes(), vy = Lanes(), w = Lanes()
+
+    /// Reads the velocities of the indexed bodies.
+    @inline(__always)
+    init(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices) {
+        for l in 0..<Lanes.scalarCount {
+            let s = states[Int(index[l])]
+            vx[l] = s.v.x
+            vy[l] = s.v.y
+            w[l] = s.w
+        }
+    }
+
+    /// Writes the velocities back to the bodies that can move (inverse mass > 0); static bodies
+    /// and unused lanes are shared between lanes and never written.
+    @inline(__always)
+    func store(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices, invMass: Lanes) {
+        for l in 0..<Lanes.scalarCount where invMass[l] > 0 {
+            let i = Int(index[l])
+            states[i].v = Vector2(vx[l], vy[l])
+            states[i].w = w[l]
+        }
+    }
+}
+
+/// `Swift.max(x, y)` lane by lane (`y >= x ? y : x`), written as a select so that debug and
+/// release builds agree on signed zeros.
+@inline(__always) func laneMax(_ x: Lanes, _ y: Lanes) -> Lanes { x.replacing(with: y, where: y .>= x) }
+
+/// `Swift.min(x, y)` lane by lane (`y < x ? y : x`).
+@inline(__always) func laneMin(_ x: Lanes, _ y: Lanes) -> Lanes { x.replacing(with: y, where: y .< x) }
+
+/// Stores one lane of a vector in memory with a scalar store (`v[lane] = x` on a vector held in
+/// memory would reload and re-store the whole vector, stalling on store forwarding).
+@inline(__always) func setLane(_ v: inout Lanes, _ lane: Int, _ x: Double) {
+    withUnsafeMutableBytes(of: &v) { $0.storeBytes(of: x, toByteOffset: lane * MemoryLayout<Double>.stride, as: Double.self) }
+}

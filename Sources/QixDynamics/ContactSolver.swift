@@ -1,0 +1,322 @@
+/// The prepare / warm-start / solve / relax / restitution passes of Box2D v3's soft step over
+/// the contacts, scheduled into SIMD batches (`ContactSchedule`, `ContactBatch`). Every lane does
+/// exactly the scalar operations of one contact, in an order that gives each body its impulses
+/// in contact order, so the result is bit for bit that of solving the contacts one by one; the
+/// batches only let independent contacts run side by side instead of waiting on each other.
+struct ContactSolver {
+    private var schedule = ContactSchedule()
+    private var batches: [ContactBatch] = []
+    private var masses: [SIMD2<Double>] = []
+
+    /// Schedules the contacts and fills the batches for one step: anchors, effective masses,
+    /// softness, approach speeds (for restitution) and last step's impulses (warm starting).
+    mutating func prepare(
+        _ contacts: UnsafeBufferPointer<ContactConstraint>, bodies: UnsafePointer<Body>, bodyCount: Int,
+        states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
+    ) {
+        let width = Lanes.scalarCount
+        // Inverse masses side by side: the schedule and the fill read them once per contact.
+        masses.removeAll(keepingCapacity: true)
+        for i in 0..<bodyCount { masses.append(SIMD2(bodies[i].invMass, bodies[i].invInertia)) }
+        schedule.build(contacts: contacts, masses: masses, width: width)
+        let batchCount = schedule.slots.count / width
+        if batches.count == batchCount {
+            // All-zero bytes are `ContactBatch()`: unused lanes on body 0 with zero masses.
+            batches.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        } else {
+            batches = Array(repeating: ContactBatch(), count: batchCount)
+        }
+        batches.withUnsafeMutableBufferPointer { bp in
+            schedule.slotOfContact.withUnsafeBufferPointer { slotOf in
+                masses.withUnsafeBufferPointer { mp in
+                    for k in 0..<contacts.count {
+                        let slot = Int(slotOf[k])
+                        ContactSolver.fill(&bp[slot / width], lane: slot % width, contacts[k], masses: mp, states: states,
+                                           contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func fill(
+        _ batch: inout ContactBatch, lane l: Int, _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
+        states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
+    ) {
+        let mA = masses[c.a].x, iA = masses[c.a].y
+        let mB = masses[c.b].x, iB = masses[c.b].y
+        let softness = (mA == 0 || mB == 0) ? staticSoftness : contactSoftness
+        batch.indexA[l] = Int32(c.a)
+        batch.indexB[l] = Int32(c.b)
+        setLane(&batch.invMassA, l, mA)
+        setLane(&batch.invInertiaA, l, iA)
+        setLane(&batch.invMassB, l, mB)
+        setLane(&batch.invInertiaB, l, iB)
+        setLane(&batch.normalX, l, c.normal.x)
+        setLane(&batch.normalY, l, c.normal.y)
+        setLane(&batch.friction, l, c.friction)
+        setLane(&batch.restitution, l, c.restitution)
+        setLane(&batch.biasRate, l, softness.biasRate)
+        setLane(&batch.massScale, l, softness.massScale)
+        setLane(&batch.impulseScale, l, softness.impulseScale)
+        let normal = c.normal, tangent = normal.rightPerpendicular
+        let vA = states[c.a].v, wA = states[c.a].w
+        let vB = states[c.b].v, wB = states[c.b].w
+        @inline(__always) func point(_ cp: ContactPoint, _ p: inout BatchPoint) {
+            let rA = cp.anchorA, rB = cp.anchorB
+            setLane(&p.anchorAX, l, rA.x)
+            setLane(&p.anchorAY, l, rA.y)
+            setLane(&p.anchorBX, l, rB.x)
+            setLane(&p.anchorBY, l, rB.y)
+            setLane(&p.baseSeparation, l, cp.separation - (rB - rA).dot(normal))
+            let rnA = rA.cross(normal), rnB = rB.cross(normal)
+            let kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB
+            setLane(&p.normalMass, l, kNormal > 0 ? 1 / kNormal : 0)
+            let rtA = rA.cross(tangent), rtB = rB.cross(tangent)
+            let kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB
+            setLane(&p.tangentMass, l, kTangent > 0 ? 1 / kTangent : 0)
+            let vrA = vA + crossSV(wA, rA)
+            let vrB = vB + crossSV(wB, rB)
+            setLane(&p.relativeVelocity, l, normal.dot(vrB - vrA))
+            setLane(&p.normalImpulse, l, cp.normalImpulse)
+            setLane(&p.tangentImpulse, l, cp.tangentImpulse)
+        }
+        point(c.p0, &batch.p1)
+        if c.pointCount > 1 {
+            point(c.p1, &batch.p2)
+            batch.hasP2[l] = true
+        }
+    }
+
+    /// Copies the accumulated impulses back to the contacts, for next step's warm start.
+    func store(into contacts: UnsafeMutableBufferPointer<ContactConstraint>) {
+        let width = Lanes.scalarCount
+        batches.withUnsafeBufferPointer { bp in
+            schedule.slotOfContact.withUnsafeBufferPointer { slotOf in
+                for k in 0..<contacts.count {
+                    let slot = Int(slotOf[k])
+                    let n = slot / width, l = slot % width
+                    contacts[k].p0.normalImpulse = bp[n].p1.normalImpulse[l]
+                    contacts[k].p0.tangentImpulse = bp[n].p1.tangentImpulse[l]
+                    if contacts[k].pointCount > 1 {
+                        contacts[k].p1.normalImpulse = bp[n].p2.normalImpulse[l]
+                        contacts[k].p1.tangentImpulse = bp[n].p2.tangentImpulse[l]
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies last step's impulses at the start of a sub-step.
+    mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
+        batches.withUnsafeMutableBufferPointer { bp in
+            for n in 0..<bp.count {
+                let c = bp[n]
+                var A = LaneBodies(states, c.indexA)
+                var B = LaneBodies(states, c.indexB)
+                let m = Masses(c)
+                let nx = c.normalX, ny = c.normalY
+                // P = normalImpulse * normal + tangentImpulse * tangent, tangent = (ny, -nx).
+                let p1 = c.p1, p2 = c.p2
+                ContactSolver.apply(p1.normalImpulse * nx + p1.tangentImpulse * ny,
+                                    p1.normalImpulse * ny + p1.tangentImpulse * (-nx), p1, &A, &B, m, nil)
+                ContactSolver.apply(p2.normalImpulse * nx + p2.tangentImpulse * ny,
+                                    p2.normalImpulse * ny + p2.tangentImpulse * (-nx), p2, &A, &B, m,
+                                    all(c.hasP2) ? nil : c.hasP2)
+                A.store(states, c.indexA, invMass: m.mA)
+                B.store(states, c.indexB, invMass: m.mB)
+            }
+        }
+    }
+
+    /// One pass of soft contact impulses: with `useBias` the solve (soft push-out of overlap),
+    /// without it the relax pass that removes the push-out velocity.
+    mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool) {
+        batches.withUnsafeMutableBufferPointer { bp in
+            // Two copies of the loop, each with `useBias` a constant.
+            if useBias {
+                ContactSolver.solvePass(bp, states, invH: invH, useBias: true)
+            } else {
+                ContactSolver.solvePass(bp, states, invH: invH, useBias: false)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
+                                  invH: Double, useBias: Bool) {
+        let maxPush = Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity)
+        for n in 0..<bp.count {
+            let indexA = bp[n].indexA, indexB = bp[n].indexB
+            let second: LaneMask? = all(bp[n].hasP2) ? nil : bp[n].hasP2
+            // Current separations from the sub-step displacements (anchors are fixed for the step).
+            let s1 = separation(bp[n].p1, bp[n], states)
+            let s2 = separation(bp[n].p2, bp[n], states)
+            var A = LaneBodies(states, indexA)
+            var B = LaneBodies(states, indexB)
+            let normal = (x: bp[n].normalX, y: bp[n].normalY)
+            let m = Masses(bp[n])
+            let soft = SoftLanes(biasRate: bp[n].biasRate, massScale: bp[n].massScale,
+                                 impulseScale: bp[n].impulseScale, invH: invH, maxPush: maxPush, useBias: useBias)
+            normalPoint(&bp[n].p1, s1, &A, &B, normal, m, soft, nil)
+            normalPoint(&bp[n].p2, s2, &A, &B, normal, m, soft, second)
+            let friction = bp[n].friction
+            frictionPoint(&bp[n].p1, &A, &B, normal, m, friction, nil)
+            frictionPoint(&bp[n].p2, &A, &B, normal, m, friction, second)
+            A.store(states, indexA, invMass: m.mA)
+            B.store(states, indexB, invMass: m.mB)
+        }
+    }
+
+    /// The separation of a point after the bodies moved by their sub-step displacements.
+    @inline(__always)
+    private static func separation(_ p: BatchPoint, _ c: ContactBatch, _ states: UnsafeMutablePointer<BodyState>) -> Lanes {
+        var dx = Lanes(), dy = Lanes()
+        for l in 0..<Lanes.scalarCount {
+            let sA = states[Int(c.indexA[l])], sB = states[Int(c.indexB[l])]
+            let rA = Vector2(p.anchorAX[l], p.anchorAY[l]), rB = Vector2(p.anchorBX[l], p.anchorBY[l])
+            let d = (sB.dp - sA.dp) + (sB.dq.rotate(rB) - sA.dq.rotate(rA))
+            dx[l] = d.x
+            dy[l] = d.y
+        }
+        return (dx * c.normalX + dy * c.normalY) + p.baseSeparation
+    }
+
+    /// Inverse masses and inertias of both sides of a batch.
+    struct Masses {
+        var mA: Lanes, iA: Lanes, mB: Lanes, iB: Lanes
+
+        @inline(__always) init(_ c: ContactBatch) {
+            mA = c.invMassA
+            iA = c.invInertiaA
+            mB = c.invMassB
+            iB = c.invInertiaB
+        }
+    }
+
+    /// The soft-contact coefficients of a batch for one pass.
+    struct SoftLanes {
+        var biasRate: Lanes, massScale: Lanes, impulseScale: Lanes
+        var invH: Double
+        var maxPush: Lanes
+        var useBias: Bool
+    }
+
+    @inline(__always)
+    private static func normalPoint(
+        _ p: inout BatchPoint, _ s: Lanes, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ n: (x: Lanes, y: Lanes), _ m: Masses, _ soft: SoftLanes, _ only: LaneMask?
+    ) {
+        let separated = s .> 0
+        var bias = Lanes(), massScale = Lanes(repeating: 1), impulseScale = Lanes()
+        if soft.useBias {
+            bias = laneMax(soft.biasRate * s, soft.maxPush)
+            massScale = soft.massScale
+            impulseScale = soft.impulseScale
+        }
+        bias.replace(with: s * soft.invH, where: separated)
+        massScale.replace(with: 1, where: separated)
+        impulseScale.replace(with: 0, where: separated)
+        let vn = ((B.vx + (-B.w) * p.anchorBY) - (A.vx + (-A.w) * p.anchorAY)) * n.x
+            + ((B.vy + B.w * p.anchorBX) - (A.vy + A.w * p.anchorAX)) * n.y
+        let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
+        applyNormalImpulse(impulse, &p, n, &A, &B, m, only)
+    }
+
+    @inline(__always)
+    private static func frictionPoint(
+        _ p: inout BatchPoint, _ A: inout LaneBodies, _ B: inout LaneBodies, _ n: (x: Lanes, y: Lanes),
+        _ m: Masses, _ friction: Lanes, _ only: LaneMask?
+    ) {
+        // Tangent = normal turned right: (ny, -nx).
+        let vt = ((B.vx + (-B.w) * p.anchorBY) - (A.vx + (-A.w) * p.anchorAY)) * n.y
+            + ((B.vy + B.w * p.anchorBX) - (A.vy + A.w * p.anchorAX)) * (-n.x)
+        let maxFriction = friction * p.normalImpulse
+        let newImpulse = laneMin(laneMax(p.tangentImpulse + (-p.tangentMass * vt), -maxFriction), maxFriction)
+        let impulse = newImpulse - p.tangentImpulse
+        p.tangentImpulse = newImpulse
+        apply(impulse * n.y, impulse * (-n.x), p, &A, &B, m, only)
+    }
+
+    /// Accumulates a normal impulse, clamped so that the total never pulls (contacts only push),
+    /// and applies the change to both bodies. Shared by the solve and restitution passes.
+    @inline(__always)
+    private static func applyNormalImpulse(
+        _ impulse: Lanes, _ p: inout BatchPoint, _ n: (x: Lanes, y: Lanes), _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ m: Masses, _ only: LaneMask?
+    ) {
+        let newImpulse = laneMax(p.normalImpulse + impulse, Lanes())
+        let applied = newImpulse - p.normalImpulse
+        p.normalImpulse = newImpulse
+        p.maxNormalImpulse = laneMax(p.maxNormalImpulse, applied)
+        apply(applied * n.x, applied * n.y, p, &A, &B, m, only)
+    }
+
+    /// Applies the impulse P at the point to both bodies (-P to A, +P to B). Lanes outside `only`
+    /// (a contact without this point) get exactly nothing: +0 subtracted and -0 added leave every
+    /// value, signed zeros included, as it was, as if the point had been skipped.
+    @inline(__always)
+    private static func apply(
+        _ Px: Lanes, _ Py: Lanes, _ p: BatchPoint, _ A: inout LaneBodies, _ B: inout LaneBodies, _ m: Masses,
+        _ only: LaneMask?
+    ) {
+        var dvA = (m.mA * Px, m.mA * Py, m.iA * (p.anchorAX * Py - p.anchorAY * Px))
+        var dvB = (m.mB * Px, m.mB * Py, m.iB * (p.anchorBX * Py - p.anchorBY * Px))
+        if let only {
+            let skip = .!only
+            dvA.0.replace(with: 0, where: skip)
+            dvA.1.replace(with: 0, where: skip)
+            dvA.2.replace(with: 0, where: skip)
+            dvB.0.replace(with: -0.0, where: skip)
+            dvB.1.replace(with: -0.0, where: skip)
+            dvB.2.replace(with: -0.0, where: skip)
+        }
+        A.vx -= dvA.0
+        A.vy -= dvA.1
+        A.w -= dvA.2
+        B.vx += dvB.0
+        B.vy += dvB.1
+        B.w += dvB.2
+    }
+
+    /// Bounces: points that approached faster than the threshold and pushed during the step get
+    /// the normal velocity -restitution x approach speed.
+    mutating func restitution(_ states: UnsafeMutablePointer<BodyState>) {
+        let threshold = Lanes(repeating: -PhysicsConstants.restitutionThreshold)
+        batches.withUnsafeMutableBufferPointer { bp in
+            for n in 0..<bp.count {
+                let bouncy = bp[n].restitution .!= 0
+                let bounce1 = bouncy .& .!(bp[n].p1.relativeVelocity .> threshold) .& (bp[n].p1.maxNormalImpulse .!= 0)
+                let bounce2 = bouncy .& bp[n].hasP2 .& .!(bp[n].p2.relativeVelocity .> threshold)
+                    .& (bp[n].p2.maxNormalImpulse .!= 0)
+                if !any(bounce1 .| bounce2) { continue }
+                let indexA = bp[n].indexA, indexB = bp[n].indexB
+                var A = LaneBodies(states, indexA)
+                var B = LaneBodies(states, indexB)
+                let normal = (x: bp[n].normalX, y: bp[n].normalY)
+                let m = Masses(bp[n])
+                let restitution = bp[n].restitution
+                if any(bounce1) { ContactSolver.bouncePoint(&bp[n].p1, bounce1, &A, &B, normal, m, restitution) }
+                if any(bounce2) { ContactSolver.bouncePoint(&bp[n].p2, bounce2, &A, &B, normal, m, restitution) }
+                A.store(states, indexA, invMass: m.mA)
+                B.store(states, indexB, invMass: m.mB)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func bouncePoint(
+        _ p: inout BatchPoint, _ bounce: LaneMask, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ n: (x: Lanes, y: Lanes), _ m: Masses, _ restitution: Lanes
+    ) {
+        let vn = ((B.vx + (-B.w) * p.anchorBY) - (A.vx + (-A.w) * p.anchorAY)) * n.x
+            + ((B.vy + B.w * p.anchorBX) - (A.vy + A.w * p.anchorAX)) * n.y
+        let impulse = -p.normalMass * (vn + restitution * p.relativeVelocity)
+        // Points that do not bounce are skipped exactly (their impulse state is untouched).
+        let before = p
+        applyNormalImpulse(impulse, &p, n, &A, &B, m, bounce)
+        p.normalImpulse.replace(with: before.normalImpulse, where: .!bounce)
+        p.maxNormalImpulse.replace(with: before.maxNormalImpulse, where: .!bounce)
+    }
+}
