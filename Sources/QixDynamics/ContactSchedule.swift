@@ -6,9 +6,9 @@
 /// batch after the last batch holding a contact of either of its movable bodies, so every body
 /// still sees its contacts in contact order, and the lanes of a batch write disjoint bodies
 /// (static and anchored bodies are only read). The pyramid's sweep from the bottom row up keeps
-/// about three independent contacts in flight, which is what the batches solve side by side.
-/// Unlike graph colouring (Box2D v3) the order of impulses per body, and therefore the way
-/// support propagates through a tall stack within one pass, is unchanged.
+/// about four independent contacts in flight (3 829 batches for 14 953 contacts), which is what
+/// the batches solve side by side. Unlike graph colouring (Box2D v3), the order of impulses per
+/// body, and so the way support propagates up a tall stack within one pass, is unchanged.
 struct ContactSchedule {
     /// Contact indices batch after batch, `width` slots per batch; -1 marks an unused lane.
     private(set) var slots: [Int32] = []
@@ -21,52 +21,53 @@ struct ContactSchedule {
 
     /// Schedules `contacts` into batches of `width` lanes; `masses` holds each body's inverse
     /// mass (x) and inverse inertia (y).
-    mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, masses: [SIMD2<Double>], width: Int) {
-        let bodyCount = masses.count
+    mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, masses: UnsafeBufferPointer<SIMD2<Double>>,
+                        width: Int) {
+        let bodyCount = masses.count, contactCount = contacts.count
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
-        fill.removeAll(keepingCapacity: true)
-        nextOpen.removeAll(keepingCapacity: true)
-        slotOfContact.removeAll(keepingCapacity: true)
-        // The last batch of each body, held in a local array while `openBatch` mutates self.
-        var lastOfBody: [Int32] = []
-        swap(&lastOfBody, &lastBatch)
-        masses.withUnsafeBufferPointer { masses in
-            lastOfBody.withUnsafeMutableBufferPointer { last in
-                for i in 0..<bodyCount { last[i] = -1 }
-                for k in 0..<contacts.count {
-                    let a = contacts[k].a, b = contacts[k].b
-                    let movableA = masses[a].x > 0, movableB = masses[b].x > 0
-                    let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
-                    let batch = openBatch(from: Int(after) + 1, width: width)
-                    slotOfContact.append(Int32(batch * width) + fill[batch])
-                    fill[batch] += 1
-                    if movableA { last[a] = Int32(batch) }
-                    if movableB { last[b] = Int32(batch) }
+        // At most one batch per contact: size the work arrays once, then use them through pointers.
+        if fill.count < contactCount + 1 {
+            fill = Array(repeating: 0, count: contactCount + 1)
+            nextOpen = Array(repeating: 0, count: contactCount + 1)
+        }
+        if slotOfContact.count != contactCount { slotOfContact = Array(repeating: 0, count: contactCount) }
+        var batchCount = 0
+        lastBatch.withUnsafeMutableBufferPointer { last in
+            fill.withUnsafeMutableBufferPointer { fill in
+                nextOpen.withUnsafeMutableBufferPointer { next in
+                    slotOfContact.withUnsafeMutableBufferPointer { slotOf in
+                        for i in 0..<bodyCount { last[i] = -1 }
+                        for k in 0..<contactCount {
+                            let a = contacts[k].a, b = contacts[k].b
+                            let movableA = masses[a].x > 0, movableB = masses[b].x > 0
+                            let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
+                            // The first batch from `after + 1` with a free lane: follow the links
+                            // past full batches, halving the path as we go.
+                            var t = Int(after) + 1
+                            while t < batchCount && Int(fill[t]) == width {
+                                let n = Int(next[t])
+                                if n < batchCount && Int(fill[n]) == width { next[t] = next[n] }
+                                t = n
+                            }
+                            if t >= batchCount {
+                                t = batchCount
+                                fill[t] = 0
+                                next[t] = Int32(t + 1)
+                                batchCount += 1
+                            }
+                            slotOf[k] = Int32(t * width) + fill[t]
+                            fill[t] += 1
+                            if movableA { last[a] = Int32(t) }
+                            if movableB { last[b] = Int32(t) }
+                        }
+                    }
                 }
             }
         }
-        swap(&lastOfBody, &lastBatch)
-        slots.removeAll(keepingCapacity: true)
-        slots.append(contentsOf: repeatElement(-1, count: fill.count * width))
+        if slots.count != batchCount * width { slots = Array(repeating: -1, count: batchCount * width) }
         slots.withUnsafeMutableBufferPointer { out in
-            for k in 0..<slotOfContact.count { out[Int(slotOfContact[k])] = Int32(k) }
+            for i in 0..<out.count { out[i] = -1 }
+            for k in 0..<contactCount { out[Int(slotOfContact[k])] = Int32(k) }
         }
-    }
-
-    /// The first batch at or after `start` with a free lane (a new one at the end if none).
-    private mutating func openBatch(from start: Int, width: Int) -> Int {
-        var t = start
-        // Follow the links past full batches, halving the path as we go.
-        while t < nextOpen.count && Int(fill[t]) == width {
-            let next = Int(nextOpen[t])
-            if next < nextOpen.count && Int(fill[next]) == width { nextOpen[t] = nextOpen[next] }
-            t = next
-        }
-        if t >= fill.count {
-            t = fill.count
-            fill.append(0)
-            nextOpen.append(Int32(t + 1))
-        }
-        return t
     }
 }

@@ -16,27 +16,74 @@ struct ContactSolver {
     ) {
         let width = Lanes.scalarCount
         // Inverse masses side by side: the schedule and the fill read them once per contact.
-        masses.removeAll(keepingCapacity: true)
-        for i in 0..<bodyCount { masses.append(SIMD2(bodies[i].invMass, bodies[i].invInertia)) }
-        schedule.build(contacts: contacts, masses: masses, width: width)
-        let batchCount = schedule.slots.count / width
-        if batches.count == batchCount {
-            // All-zero bytes are `ContactBatch()`: unused lanes on body 0 with zero masses.
-            batches.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-        } else {
-            batches = Array(repeating: ContactBatch(), count: batchCount)
+        if masses.count != bodyCount { masses = Array(repeating: .zero, count: bodyCount) }
+        masses.withUnsafeMutableBufferPointer { mp in
+            for i in 0..<bodyCount { mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia) }
+            schedule.build(contacts: contacts, masses: UnsafeBufferPointer(mp), width: width)
         }
+        let batchCount = schedule.slots.count / width
+        if batches.count != batchCount { batches = Array(repeating: ContactBatch(), count: batchCount) }
+        // Batch by batch, every lane written (unused lanes and missing second points as zeros):
+        // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         batches.withUnsafeMutableBufferPointer { bp in
-            schedule.slotOfContact.withUnsafeBufferPointer { slotOf in
+            schedule.slots.withUnsafeBufferPointer { slots in
                 masses.withUnsafeBufferPointer { mp in
-                    for k in 0..<contacts.count {
-                        let slot = Int(slotOf[k])
-                        ContactSolver.fill(&bp[slot / width], lane: slot % width, contacts[k], masses: mp, states: states,
-                                           contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                    for n in 0..<batchCount {
+                        for l in 0..<width {
+                            let k = Int(slots[n * width + l])
+                            if k < 0 {
+                                ContactSolver.clear(&bp[n], lane: l)
+                            } else {
+                                ContactSolver.fill(&bp[n], lane: l, contacts[k], masses: mp, states: states,
+                                                   contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                            }
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// One lane of a `BatchPoint`, as scalars.
+    private struct PointLane {
+        var anchorA = Vector2.zero, anchorB = Vector2.zero
+        var baseSeparation = 0.0, normalMass = 0.0, tangentMass = 0.0, relativeVelocity = 0.0
+        var normalImpulse = 0.0, tangentImpulse = 0.0
+
+        @inline(__always) func store(_ p: inout BatchPoint, _ l: Int) {
+            setLane(&p.anchorAX, l, anchorA.x)
+            setLane(&p.anchorAY, l, anchorA.y)
+            setLane(&p.anchorBX, l, anchorB.x)
+            setLane(&p.anchorBY, l, anchorB.y)
+            setLane(&p.baseSeparation, l, baseSeparation)
+            setLane(&p.normalMass, l, normalMass)
+            setLane(&p.tangentMass, l, tangentMass)
+            setLane(&p.normalImpulse, l, normalImpulse)
+            setLane(&p.tangentImpulse, l, tangentImpulse)
+            setLane(&p.maxNormalImpulse, l, 0)
+            setLane(&p.relativeVelocity, l, relativeVelocity)
+        }
+    }
+
+    /// An unused lane: the static ground on both sides, zero masses, nothing to apply.
+    @inline(__always)
+    private static func clear(_ batch: inout ContactBatch, lane l: Int) {
+        batch.indexA[l] = 0
+        batch.indexB[l] = 0
+        setLane(&batch.invMassA, l, 0)
+        setLane(&batch.invInertiaA, l, 0)
+        setLane(&batch.invMassB, l, 0)
+        setLane(&batch.invInertiaB, l, 0)
+        setLane(&batch.normalX, l, 0)
+        setLane(&batch.normalY, l, 0)
+        setLane(&batch.friction, l, 0)
+        setLane(&batch.restitution, l, 0)
+        setLane(&batch.biasRate, l, 0)
+        setLane(&batch.massScale, l, 0)
+        setLane(&batch.impulseScale, l, 0)
+        PointLane().store(&batch.p1, l)
+        PointLane().store(&batch.p2, l)
+        batch.hasP2[l] = false
     }
 
     @inline(__always)
@@ -63,30 +110,27 @@ struct ContactSolver {
         let normal = c.normal, tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
-        @inline(__always) func point(_ cp: ContactPoint, _ p: inout BatchPoint) {
+        @inline(__always) func point(_ cp: ContactPoint) -> PointLane {
             let rA = cp.anchorA, rB = cp.anchorB
-            setLane(&p.anchorAX, l, rA.x)
-            setLane(&p.anchorAY, l, rA.y)
-            setLane(&p.anchorBX, l, rB.x)
-            setLane(&p.anchorBY, l, rB.y)
-            setLane(&p.baseSeparation, l, cp.separation - (rB - rA).dot(normal))
+            var p = PointLane(anchorA: rA, anchorB: rB)
+            p.baseSeparation = cp.separation - (rB - rA).dot(normal)
             let rnA = rA.cross(normal), rnB = rB.cross(normal)
             let kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB
-            setLane(&p.normalMass, l, kNormal > 0 ? 1 / kNormal : 0)
+            p.normalMass = kNormal > 0 ? 1 / kNormal : 0
             let rtA = rA.cross(tangent), rtB = rB.cross(tangent)
             let kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-            setLane(&p.tangentMass, l, kTangent > 0 ? 1 / kTangent : 0)
+            p.tangentMass = kTangent > 0 ? 1 / kTangent : 0
             let vrA = vA + crossSV(wA, rA)
             let vrB = vB + crossSV(wB, rB)
-            setLane(&p.relativeVelocity, l, normal.dot(vrB - vrA))
-            setLane(&p.normalImpulse, l, cp.normalImpulse)
-            setLane(&p.tangentImpulse, l, cp.tangentImpulse)
+            p.relativeVelocity = normal.dot(vrB - vrA)
+            p.normalImpulse = cp.normalImpulse
+            p.tangentImpulse = cp.tangentImpulse
+            return p
         }
-        point(c.p0, &batch.p1)
-        if c.pointCount > 1 {
-            point(c.p1, &batch.p2)
-            batch.hasP2[l] = true
-        }
+        point(c.p0).store(&batch.p1, l)
+        let two = c.pointCount > 1
+        (two ? point(c.p1) : PointLane()).store(&batch.p2, l)
+        batch.hasP2[l] = two
     }
 
     /// Copies the accumulated impulses back to the contacts, for next step's warm start.
