@@ -55,3 +55,13 @@ struct BodyState {
     var dq = Rotation.identity
     var dAngle = 0.0
 }
+
+/// What velocity integration adds to a moving body in every sub-step of one step: the velocity
+/// change from forces and gravity, and the damping factors (constant within the step).
+struct BodyMotion {
+    var body: Int
+    var dv: Vector2
+    var dw: Double
+    var linearDamping: Double
+    var angularDamping: Double
+}

@@ -7,6 +7,7 @@ struct BroadPhase {
     private var entries: [Int32] = []
     private var oversize: [Int32] = []
     private var members: [Int32] = []
+    private var fill: [Int32] = []
 
     /// Appends candidate pairs (lower index first) of the `items` bodies to `pairs`.
     mutating func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
@@ -20,7 +21,13 @@ struct BroadPhase {
             cellLow = Array(repeating: .zero, count: n)
             cellHigh = Array(repeating: .zero, count: n)
         }
-        bucketStart = Array(repeating: 0, count: tableSize + 1)
+        // Reused between steps (a fresh 2n-entry table per step cost as much as the queries).
+        if bucketStart.count != tableSize + 1 {
+            bucketStart = Array(repeating: 0, count: tableSize + 1)
+            fill = bucketStart
+        } else {
+            bucketStart.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = 0 } }
+        }
         oversize.removeAll(keepingCapacity: true)
         members.removeAll(keepingCapacity: true)
 
@@ -50,7 +57,9 @@ struct BroadPhase {
         for i in 0..<tableSize { bucketStart[i + 1] += bucketStart[i] }
         let total = Int(bucketStart[tableSize])
         if entries.count < total { entries = Array(repeating: 0, count: total) }
-        var fill = bucketStart
+        fill.withUnsafeMutableBufferPointer { fill in
+            bucketStart.withUnsafeBufferPointer { for i in 0..<$0.count { fill[i] = $0[i] } }
+        }
         for k in members {
             let lo = cellLow[Int(k)], hi = cellHigh[Int(k)]
             for y in lo.y...hi.y {

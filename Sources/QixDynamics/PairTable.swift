@@ -1,46 +1,50 @@
-/// An open-addressing map from a body-pair key to last step's contact index, for warm starting.
-/// Only looked up, never iterated, so it cannot disturb determinism.
+/// Last step's contacts grouped by their first body, for warm starting: finding the contact of a
+/// pair scans the few contacts of its first body (a counting sort per step, no hashing). Only
+/// looked up, never iterated for results, so it cannot disturb determinism; with unique pairs
+/// the answer is the contact of that pair, as with any map.
 struct PairTable {
-    private var keys: [UInt64] = []
-    private var values: [Int32] = []
-    private var mask = 0
-    private static let empty = UInt64.max
+    /// `order[start[a]..<start[a + 1]]` are the indices of the contacts whose first body is `a`.
+    private var start: [Int32] = []
+    private var order: [Int32] = []
+    private var second: [Int32] = []
 
-    /// Fills the table with `count` keys read by `key(i)`.
-    mutating func rebuild(count: Int, key: (Int) -> UInt64) {
-        var capacity = 16
-        while capacity < 2 * count { capacity <<= 1 }
-        if keys.count != capacity {
-            keys = Array(repeating: PairTable.empty, count: capacity)
-            values = Array(repeating: -1, count: capacity)
-        } else {
-            for i in 0..<capacity { keys[i] = PairTable.empty }
+    /// Groups `contacts` (between bodies below `bodyCount`) by first body.
+    mutating func rebuild(contacts: UnsafeBufferPointer<ContactConstraint>, bodyCount: Int) {
+        if start.count != bodyCount + 1 { start = Array(repeating: 0, count: bodyCount + 1) }
+        if order.count < contacts.count {
+            order = Array(repeating: 0, count: contacts.count)
+            second = Array(repeating: 0, count: contacts.count)
         }
-        mask = capacity - 1
-        for i in 0..<count {
-            let k = key(i)
-            var slot = PairTable.slot(k) & mask
-            while keys[slot] != PairTable.empty { slot = (slot + 1) & mask }
-            keys[slot] = k
-            values[slot] = Int32(i)
+        start.withUnsafeMutableBufferPointer { start in
+            order.withUnsafeMutableBufferPointer { order in
+                second.withUnsafeMutableBufferPointer { second in
+                    for i in 0...bodyCount { start[i] = 0 }
+                    for k in 0..<contacts.count { start[contacts[k].a + 1] += 1 }
+                    for i in 0..<bodyCount { start[i + 1] += start[i] }
+                    // Fill each group in contact order, then shift the starts back.
+                    for k in 0..<contacts.count {
+                        let a = contacts[k].a
+                        let slot = Int(start[a])
+                        order[slot] = Int32(k)
+                        second[slot] = Int32(contacts[k].b)
+                        start[a] += 1
+                    }
+                    var i = bodyCount
+                    while i > 0 {
+                        start[i] = start[i - 1]
+                        i -= 1
+                    }
+                    start[0] = 0
+                }
+            }
         }
     }
 
-    /// The stored index for `key`, or nil.
-    func find(_ key: UInt64) -> Int? {
-        if keys.isEmpty { return nil }
-        var slot = PairTable.slot(key) & mask
-        while true {
-            let k = keys[slot]
-            if k == key { return Int(values[slot]) }
-            if k == PairTable.empty { return nil }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    @inline(__always) static func slot(_ key: UInt64) -> Int {
-        var h = key &* 0x9E37_79B9_7F4A_7C15
-        h ^= h >> 29
-        return Int(truncatingIfNeeded: h)
+    /// The index of last step's contact between `a` and `b` (first and second body), or nil.
+    @inline(__always)
+    func find(_ a: Int, _ b: Int) -> Int? {
+        if a + 1 >= start.count { return nil }
+        for slot in Int(start[a])..<Int(start[a + 1]) where second[slot] == Int32(b) { return Int(order[slot]) }
+        return nil
     }
 }

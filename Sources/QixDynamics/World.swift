@@ -10,6 +10,7 @@ final class World {
     var contacts: [ContactConstraint] = []
     private var oldContacts: [ContactConstraint] = []
     private var contactSolver = ContactSolver()
+    private var motions: [BodyMotion] = []
     private var pairTable = PairTable()
     private var broadPhase = BroadPhase()
     private var pairs: [SIMD2<Int32>] = []
@@ -170,7 +171,8 @@ final class World {
     private func findContacts() {
         swap(&contacts, &oldContacts)
         contacts.removeAll(keepingCapacity: true)
-        pairTable.rebuild(count: oldContacts.count) { oldContacts[$0].key }
+        let bodyCount = bodies.count
+        oldContacts.withUnsafeBufferPointer { pairTable.rebuild(contacts: $0, bodyCount: bodyCount) }
         pairs.removeAll(keepingCapacity: true)
         let items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
@@ -237,7 +239,7 @@ final class World {
                                 separation: m.p1.separation, id: m.p1.id)
         }
         c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
-        if let old = pairTable.find(c.key) {
+        if let old = pairTable.find(a, b) {
             let o = oldContacts.baseAddress! + old
             for k in 0..<c.pointCount {
                 var cp = k == 0 ? c.p0 : c.p1
@@ -281,13 +283,14 @@ final class World {
                         contactSolver.prepare(UnsafeBufferPointer(cp), bodies: B, bodyCount: bodyCount, states: S,
                                               contactSoftness: contactSoftness, staticSoftness: staticSoftness)
                         for k in 0..<jp.count { js.prepare(&jp[k]) }
+                        prepareMotions(B, h: h, gravity: gravity, items: items)
                         for _ in 0..<substepCount {
-                            integrateVelocities(B, S, h: h, gravity: gravity, maxSpeedSquared: maxSpeedSquared, items: items)
+                            integrateVelocities(S, maxSpeedSquared: maxSpeedSquared)
                             for k in 0..<jp.count { js.warmStart(&jp[k]) }
                             contactSolver.warmStart(S)
                             for k in 0..<jp.count { js.solve(&jp[k], useBias: true) }
                             contactSolver.solve(S, invH: invH, useBias: true)
-                            integratePositions(B, S, h: h, items: items)
+                            integratePositions(S, h: h)
                             for k in 0..<jp.count { js.solve(&jp[k], useBias: false) }
                             contactSolver.solve(S, invH: invH, useBias: false)
                         }
@@ -314,42 +317,51 @@ final class World {
         }
     }
 
-    private func integrateVelocities(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, h: Double,
-                                     gravity: Vector2, maxSpeedSquared: Double, items: [Int32]) {
+    /// The per-step constants of velocity integration for the bodies that move (computed with
+    /// the same operations as inside the sub-step loop, so the same bits, but once per step).
+    private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
+        motions.removeAll(keepingCapacity: true)
         for i32 in items {
             let i = Int(i32)
             let invMass = B[i].invMass
             if invMass == 0 { continue }
-            var s = S[i]
-            let linearDamping = 1 / (1 + h * B[i].linearDamping)
-            let angularDamping = 1 / (1 + h * B[i].angularDamping)
             let dv = (h * invMass) * (B[i].force + (B[i].mass * B[i].gravityScale) * gravity)
-            s.v = dv + linearDamping * s.v
-            s.w = h * B[i].invInertia * B[i].torque + angularDamping * s.w
-            if s.v.lengthSquared > maxSpeedSquared {
-                s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
-            }
-            S[i] = s
+            motions.append(BodyMotion(
+                body: Int(i32), dv: dv, dw: h * B[i].invInertia * B[i].torque,
+                linearDamping: 1 / (1 + h * B[i].linearDamping), angularDamping: 1 / (1 + h * B[i].angularDamping)))
         }
     }
 
-    private func integratePositions(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, h: Double,
-                                    items: [Int32]) {
-        for i32 in items {
-            let i = Int(i32)
-            if B[i].invMass == 0 { continue }
-            var s = S[i]
-            s.dp += h * s.v
-            let hw = h * s.w
-            if hw != 0 {
-                let q = s.dq
-                let c = q.c - hw * q.s
-                let sn = q.s + hw * q.c
-                let invLength = 1 / (c * c + sn * sn).squareRoot()
-                s.dq = Rotation(c: c * invLength, s: sn * invLength)
-                s.dAngle += hw
+    private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double) {
+        motions.withUnsafeBufferPointer { mp in
+            for m in mp {
+                var s = S[m.body]
+                s.v = m.dv + m.linearDamping * s.v
+                s.w = m.dw + m.angularDamping * s.w
+                if s.v.lengthSquared > maxSpeedSquared {
+                    s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
+                }
+                S[m.body] = s
             }
-            S[i] = s
+        }
+    }
+
+    private func integratePositions(_ S: UnsafeMutablePointer<BodyState>, h: Double) {
+        motions.withUnsafeBufferPointer { mp in
+            for m in mp {
+                var s = S[m.body]
+                s.dp += h * s.v
+                let hw = h * s.w
+                if hw != 0 {
+                    let q = s.dq
+                    let c = q.c - hw * q.s
+                    let sn = q.s + hw * q.c
+                    let invLength = 1 / (c * c + sn * sn).squareRoot()
+                    s.dq = Rotation(c: c * invLength, s: sn * invLength)
+                    s.dAngle += hw
+                }
+                S[m.body] = s
+            }
         }
     }
 
