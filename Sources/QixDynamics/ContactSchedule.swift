@@ -26,11 +26,9 @@ struct ContactSchedule {
         let bodyCount = masses.count, contactCount = contacts.count
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
         // At most one batch per contact: size the work arrays once, then use them through pointers.
-        if fill.count < contactCount + 1 {
-            fill = Array(repeating: 0, count: contactCount + 1)
-            nextOpen = Array(repeating: 0, count: contactCount + 1)
-        }
-        if slotOfContact.count != contactCount { slotOfContact = Array(repeating: 0, count: contactCount) }
+        fill.setCount(contactCount + 1, filler: 0)
+        nextOpen.setCount(contactCount + 1, filler: 0)
+        slotOfContact.setCount(contactCount, filler: 0)
         var batchCount = 0
         lastBatch.withUnsafeMutableBufferPointer { last in
             fill.withUnsafeMutableBufferPointer { fill in
@@ -64,10 +62,22 @@ struct ContactSchedule {
                 }
             }
         }
-        if slots.count != batchCount * width { slots = Array(repeating: -1, count: batchCount * width) }
+        slots.setCount(batchCount * width, filler: -1)
         slots.withUnsafeMutableBufferPointer { out in
             for i in 0..<out.count { out[i] = -1 }
             for k in 0..<contactCount { out[Int(slotOfContact[k])] = Int32(k) }
+        }
+    }
+}
+
+extension Array {
+    /// Sets the count to `n`, keeping the storage (no allocation once the array has been this
+    /// large, however the contact count changes from step to step); callers overwrite the contents.
+    mutating func setCount(_ n: Int, filler: Element) {
+        if count > n {
+            removeLast(count - n)
+        } else if count < n {
+            append(contentsOf: repeatElement(filler, count: n - count))
         }
     }
 }

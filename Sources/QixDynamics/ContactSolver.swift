@@ -16,13 +16,13 @@ struct ContactSolver {
     ) {
         let width = Lanes.scalarCount
         // Inverse masses side by side: the schedule and the fill read them once per contact.
-        if masses.count != bodyCount { masses = Array(repeating: .zero, count: bodyCount) }
+        masses.setCount(bodyCount, filler: .zero)
         masses.withUnsafeMutableBufferPointer { mp in
             for i in 0..<bodyCount { mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia) }
             schedule.build(contacts: contacts, masses: UnsafeBufferPointer(mp), width: width)
         }
         let batchCount = schedule.slots.count / width
-        if batches.count != batchCount { batches = Array(repeating: ContactBatch(), count: batchCount) }
+        batches.setCount(batchCount, filler: ContactBatch())
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         batches.withUnsafeMutableBufferPointer { bp in
