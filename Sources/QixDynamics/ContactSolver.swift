@@ -155,23 +155,41 @@ struct ContactSolver {
     /// Applies last step's impulses at the start of a sub-step.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
         batches.withUnsafeMutableBufferPointer { bp in
+            // Fields are read through the buffer one by one: a by-value batch or point would be
+            // copied (memcpy) for every call.
             for n in 0..<bp.count {
-                let c = bp[n]
-                var A = LaneBodies(states, c.indexA)
-                var B = LaneBodies(states, c.indexB)
-                let m = Masses(c)
-                let nx = c.normalX, ny = c.normalY
-                // P = normalImpulse * normal + tangentImpulse * tangent, tangent = (ny, -nx).
-                let p1 = c.p1, p2 = c.p2
-                ContactSolver.apply(p1.normalImpulse * nx + p1.tangentImpulse * ny,
-                                    p1.normalImpulse * ny + p1.tangentImpulse * (-nx), p1, &A, &B, m, nil)
-                ContactSolver.apply(p2.normalImpulse * nx + p2.tangentImpulse * ny,
-                                    p2.normalImpulse * ny + p2.tangentImpulse * (-nx), p2, &A, &B, m,
-                                    all(c.hasP2) ? nil : c.hasP2)
-                A.store(states, c.indexA, invMass: m.mA)
-                B.store(states, c.indexB, invMass: m.mB)
+                // One copy of the batch code per case, each with `masked` a constant.
+                if all(bp[n].hasP2) {
+                    ContactSolver.warmStartBatch(&bp[n], states, masked: false)
+                } else {
+                    ContactSolver.warmStartBatch(&bp[n], states, masked: true)
+                }
             }
         }
+    }
+
+    @inline(__always)
+    private static func warmStartBatch(_ c: inout ContactBatch, _ states: UnsafeMutablePointer<BodyState>, masked: Bool) {
+        let indexA = c.indexA, indexB = c.indexB
+        var A = LaneBodies(states, indexA)
+        var B = LaneBodies(states, indexB)
+        let m = Masses(mA: c.invMassA, iA: c.invInertiaA, mB: c.invMassB, iB: c.invInertiaB)
+        let normal = (x: c.normalX, y: c.normalY)
+        warmStartPoint(&c.p1, &A, &B, normal, m, c.hasP2, masked: false)
+        warmStartPoint(&c.p2, &A, &B, normal, m, c.hasP2, masked: masked)
+        A.store(states, indexA, invMass: m.mA)
+        B.store(states, indexB, invMass: m.mB)
+    }
+
+    @inline(__always)
+    private static func warmStartPoint(
+        _ p: inout BatchPoint, _ A: inout LaneBodies, _ B: inout LaneBodies, _ n: (x: Lanes, y: Lanes), _ m: Masses,
+        _ only: LaneMask, masked: Bool
+    ) {
+        // P = normalImpulse * normal + tangentImpulse * tangent, tangent = (ny, -nx).
+        let Px = p.normalImpulse * n.x + p.tangentImpulse * n.y
+        let Py = p.normalImpulse * n.y + p.tangentImpulse * (-n.x)
+        apply(Px, Py, &p, &A, &B, m, only, masked: masked)
     }
 
     /// One pass of soft contact impulses: with `useBias` the solve (soft push-out of overlap),
@@ -190,53 +208,62 @@ struct ContactSolver {
     @inline(__always)
     private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
                                   invH: Double, useBias: Bool) {
-        let maxPush = Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity)
+        let soft = SoftLanes(biasRate: Lanes(), massScale: Lanes(), impulseScale: Lanes(), invH: invH,
+                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias)
         for n in 0..<bp.count {
-            let indexA = bp[n].indexA, indexB = bp[n].indexB
-            let second: LaneMask? = all(bp[n].hasP2) ? nil : bp[n].hasP2
-            // Current separations from the sub-step displacements (anchors are fixed for the step).
-            let s1 = separation(bp[n].p1, bp[n], states)
-            let s2 = separation(bp[n].p2, bp[n], states)
-            var A = LaneBodies(states, indexA)
-            var B = LaneBodies(states, indexB)
-            let normal = (x: bp[n].normalX, y: bp[n].normalY)
-            let m = Masses(bp[n])
-            let soft = SoftLanes(biasRate: bp[n].biasRate, massScale: bp[n].massScale,
-                                 impulseScale: bp[n].impulseScale, invH: invH, maxPush: maxPush, useBias: useBias)
-            normalPoint(&bp[n].p1, s1, &A, &B, normal, m, soft, nil)
-            normalPoint(&bp[n].p2, s2, &A, &B, normal, m, soft, second)
-            let friction = bp[n].friction
-            frictionPoint(&bp[n].p1, &A, &B, normal, m, friction, nil)
-            frictionPoint(&bp[n].p2, &A, &B, normal, m, friction, second)
-            A.store(states, indexA, invMass: m.mA)
-            B.store(states, indexB, invMass: m.mB)
+            // One copy of the batch code per case, each with `masked` a constant.
+            if all(bp[n].hasP2) {
+                solveBatch(&bp[n], states, soft: soft, masked: false)
+            } else {
+                solveBatch(&bp[n], states, soft: soft, masked: true)
+            }
         }
+    }
+
+    @inline(__always)
+    private static func solveBatch(_ c: inout ContactBatch, _ states: UnsafeMutablePointer<BodyState>, soft: SoftLanes,
+                                   masked: Bool) {
+        let indexA = c.indexA, indexB = c.indexB
+        let normal = (x: c.normalX, y: c.normalY)
+        // Current separations from the sub-step displacements (anchors are fixed for the step).
+        let s1 = separation(&c.p1, indexA, indexB, normal, states)
+        let s2 = separation(&c.p2, indexA, indexB, normal, states)
+        var A = LaneBodies(states, indexA)
+        var B = LaneBodies(states, indexB)
+        let m = Masses(mA: c.invMassA, iA: c.invInertiaA, mB: c.invMassB, iB: c.invInertiaB)
+        var soft = soft
+        soft.biasRate = c.biasRate
+        soft.massScale = c.massScale
+        soft.impulseScale = c.impulseScale
+        normalPoint(&c.p1, s1, &A, &B, normal, m, soft, c.hasP2, masked: false)
+        normalPoint(&c.p2, s2, &A, &B, normal, m, soft, c.hasP2, masked: masked)
+        let friction = c.friction
+        frictionPoint(&c.p1, &A, &B, normal, m, friction, c.hasP2, masked: false)
+        frictionPoint(&c.p2, &A, &B, normal, m, friction, c.hasP2, masked: masked)
+        A.store(states, indexA, invMass: m.mA)
+        B.store(states, indexB, invMass: m.mB)
     }
 
     /// The separation of a point after the bodies moved by their sub-step displacements.
     @inline(__always)
-    private static func separation(_ p: BatchPoint, _ c: ContactBatch, _ states: UnsafeMutablePointer<BodyState>) -> Lanes {
+    private static func separation(
+        _ p: inout BatchPoint, _ indexA: LaneIndices, _ indexB: LaneIndices, _ n: (x: Lanes, y: Lanes),
+        _ states: UnsafeMutablePointer<BodyState>
+    ) -> Lanes {
         var dx = Lanes(), dy = Lanes()
         for l in 0..<Lanes.scalarCount {
-            let sA = states[Int(c.indexA[l])], sB = states[Int(c.indexB[l])]
+            let sA = states[Int(indexA[l])], sB = states[Int(indexB[l])]
             let rA = Vector2(p.anchorAX[l], p.anchorAY[l]), rB = Vector2(p.anchorBX[l], p.anchorBY[l])
             let d = (sB.dp - sA.dp) + (sB.dq.rotate(rB) - sA.dq.rotate(rA))
             dx[l] = d.x
             dy[l] = d.y
         }
-        return (dx * c.normalX + dy * c.normalY) + p.baseSeparation
+        return (dx * n.x + dy * n.y) + p.baseSeparation
     }
 
     /// Inverse masses and inertias of both sides of a batch.
     struct Masses {
         var mA: Lanes, iA: Lanes, mB: Lanes, iB: Lanes
-
-        @inline(__always) init(_ c: ContactBatch) {
-            mA = c.invMassA
-            iA = c.invInertiaA
-            mB = c.invMassB
-            iB = c.invInertiaB
-        }
     }
 
     /// The soft-contact coefficients of a batch for one pass.
@@ -247,10 +274,10 @@ struct ContactSolver {
         var useBias: Bool
     }
 
-    @inline(__always)
+    @_transparent
     private static func normalPoint(
         _ p: inout BatchPoint, _ s: Lanes, _ A: inout LaneBodies, _ B: inout LaneBodies,
-        _ n: (x: Lanes, y: Lanes), _ m: Masses, _ soft: SoftLanes, _ only: LaneMask?
+        _ n: (x: Lanes, y: Lanes), _ m: Masses, _ soft: SoftLanes, _ only: LaneMask, masked: Bool
     ) {
         let separated = s .> 0
         var bias = Lanes(), massScale = Lanes(repeating: 1), impulseScale = Lanes()
@@ -265,13 +292,13 @@ struct ContactSolver {
         let vn = ((B.vx + (-B.w) * p.anchorBY) - (A.vx + (-A.w) * p.anchorAY)) * n.x
             + ((B.vy + B.w * p.anchorBX) - (A.vy + A.w * p.anchorAX)) * n.y
         let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
-        applyNormalImpulse(impulse, &p, n, &A, &B, m, only)
+        applyNormalImpulse(impulse, &p, n, &A, &B, m, only, masked: masked)
     }
 
-    @inline(__always)
+    @_transparent
     private static func frictionPoint(
         _ p: inout BatchPoint, _ A: inout LaneBodies, _ B: inout LaneBodies, _ n: (x: Lanes, y: Lanes),
-        _ m: Masses, _ friction: Lanes, _ only: LaneMask?
+        _ m: Masses, _ friction: Lanes, _ only: LaneMask, masked: Bool
     ) {
         // Tangent = normal turned right: (ny, -nx).
         let vt = ((B.vx + (-B.w) * p.anchorBY) - (A.vx + (-A.w) * p.anchorAY)) * n.y
@@ -280,34 +307,34 @@ struct ContactSolver {
         let newImpulse = laneMin(laneMax(p.tangentImpulse + (-p.tangentMass * vt), -maxFriction), maxFriction)
         let impulse = newImpulse - p.tangentImpulse
         p.tangentImpulse = newImpulse
-        apply(impulse * n.y, impulse * (-n.x), p, &A, &B, m, only)
+        apply(impulse * n.y, impulse * (-n.x), &p, &A, &B, m, only, masked: masked)
     }
 
     /// Accumulates a normal impulse, clamped so that the total never pulls (contacts only push),
     /// and applies the change to both bodies. Shared by the solve and restitution passes.
-    @inline(__always)
+    @_transparent
     private static func applyNormalImpulse(
         _ impulse: Lanes, _ p: inout BatchPoint, _ n: (x: Lanes, y: Lanes), _ A: inout LaneBodies, _ B: inout LaneBodies,
-        _ m: Masses, _ only: LaneMask?
+        _ m: Masses, _ only: LaneMask, masked: Bool
     ) {
         let newImpulse = laneMax(p.normalImpulse + impulse, Lanes())
         let applied = newImpulse - p.normalImpulse
         p.normalImpulse = newImpulse
         p.maxNormalImpulse = laneMax(p.maxNormalImpulse, applied)
-        apply(applied * n.x, applied * n.y, p, &A, &B, m, only)
+        apply(applied * n.x, applied * n.y, &p, &A, &B, m, only, masked: masked)
     }
 
     /// Applies the impulse P at the point to both bodies (-P to A, +P to B). Lanes outside `only`
     /// (a contact without this point) get exactly nothing: +0 subtracted and -0 added leave every
     /// value, signed zeros included, as it was, as if the point had been skipped.
-    @inline(__always)
+    @_transparent
     private static func apply(
-        _ Px: Lanes, _ Py: Lanes, _ p: BatchPoint, _ A: inout LaneBodies, _ B: inout LaneBodies, _ m: Masses,
-        _ only: LaneMask?
+        _ Px: Lanes, _ Py: Lanes, _ p: inout BatchPoint, _ A: inout LaneBodies, _ B: inout LaneBodies, _ m: Masses,
+        _ only: LaneMask, masked: Bool
     ) {
         var dvA = (m.mA * Px, m.mA * Py, m.iA * (p.anchorAX * Py - p.anchorAY * Px))
         var dvB = (m.mB * Px, m.mB * Py, m.iB * (p.anchorBX * Py - p.anchorBY * Px))
-        if let only {
+        if masked {
             let skip = .!only
             dvA.0.replace(with: 0, where: skip)
             dvA.1.replace(with: 0, where: skip)
@@ -339,7 +366,7 @@ struct ContactSolver {
                 var A = LaneBodies(states, indexA)
                 var B = LaneBodies(states, indexB)
                 let normal = (x: bp[n].normalX, y: bp[n].normalY)
-                let m = Masses(bp[n])
+                let m = Masses(mA: bp[n].invMassA, iA: bp[n].invInertiaA, mB: bp[n].invMassB, iB: bp[n].invInertiaB)
                 let restitution = bp[n].restitution
                 if any(bounce1) { ContactSolver.bouncePoint(&bp[n].p1, bounce1, &A, &B, normal, m, restitution) }
                 if any(bounce2) { ContactSolver.bouncePoint(&bp[n].p2, bounce2, &A, &B, normal, m, restitution) }
@@ -359,7 +386,7 @@ struct ContactSolver {
         let impulse = -p.normalMass * (vn + restitution * p.relativeVelocity)
         // Points that do not bounce are skipped exactly (their impulse state is untouched).
         let before = p
-        applyNormalImpulse(impulse, &p, n, &A, &B, m, bounce)
+        applyNormalImpulse(impulse, &p, n, &A, &B, m, bounce, masked: true)
         p.normalImpulse.replace(with: before.normalImpulse, where: .!bounce)
         p.maxNormalImpulse.replace(with: before.maxNormalImpulse, where: .!bounce)
     }
