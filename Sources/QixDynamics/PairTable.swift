@@ -40,11 +40,28 @@ struct PairTable {
         }
     }
 
-    /// The index of last step's contact between `a` and `b` (first and second body), or nil.
-    @inline(__always)
-    func find(_ a: Int, _ b: Int) -> Int? {
-        if a + 1 >= start.count { return nil }
-        for slot in Int(start[a])..<Int(start[a + 1]) where second[slot] == Int32(b) { return Int(order[slot]) }
-        return nil
+    /// Runs `body` with a view of the table that reads through pointers (a copy of the table in
+    /// a hot loop would retain and release its three arrays for every pair).
+    func withLookup<R>(_ body: (Lookup) -> R) -> R {
+        start.withUnsafeBufferPointer { start in
+            order.withUnsafeBufferPointer { order in
+                second.withUnsafeBufferPointer { second in body(Lookup(start: start, order: order, second: second)) }
+            }
+        }
+    }
+
+    /// The table seen through pointers, valid inside `withLookup`.
+    struct Lookup {
+        let start: UnsafeBufferPointer<Int32>
+        let order: UnsafeBufferPointer<Int32>
+        let second: UnsafeBufferPointer<Int32>
+
+        /// The index of last step's contact between `a` and `b` (first and second body), or nil.
+        @inline(__always)
+        func find(_ a: Int, _ b: Int) -> Int? {
+            if a + 1 >= start.count { return nil }
+            for slot in Int(start[a])..<Int(start[a + 1]) where second[slot] == Int32(b) { return Int(order[slot]) }
+            return nil
+        }
     }
 }

@@ -198,9 +198,13 @@ final class World {
                 guard let V = vp.baseAddress, let N = np.baseAddress else { return }
                 bodies.withUnsafeBufferPointer { bp in
                     oldContacts.withUnsafeBufferPointer { op in
-                        for pair in pairs {
-                            if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, V, N, pairTable, op) {
-                                found.append(c)
+                        pairs.withUnsafeBufferPointer { pp in
+                            pairTable.withLookup { lookup in
+                                for pair in pp {
+                                    if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, V, N, lookup, op) {
+                                        found.append(c)
+                                    }
+                                }
                             }
                         }
                     }
@@ -215,7 +219,7 @@ final class World {
     @inline(__always)
     private static func contact(
         _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ V: UnsafePointer<Vector2>, _ N: UnsafePointer<Vector2>,
-        _ pairTable: PairTable, _ oldContacts: UnsafeBufferPointer<ContactConstraint>
+        _ pairTable: PairTable.Lookup, _ oldContacts: UnsafeBufferPointer<ContactConstraint>
     ) -> ContactConstraint? {
         let A = bodies + a, Bb = bodies + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
