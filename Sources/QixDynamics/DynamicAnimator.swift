@@ -195,7 +195,24 @@ public final class DynamicAnimator {
         return out
     }
 
-    private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] { (a + b).sorted() }
+    /// The sorted union (with repeats) of sorted `a` and sorted `b`, in one linear pass.
+    private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        var out: [UInt64] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count && j < b.count {
+            if b[j] < a[i] {
+                out.append(b[j])
+                j += 1
+            } else {
+                out.append(a[i])
+                i += 1
+            }
+        }
+        out.append(contentsOf: a[i...])
+        out.append(contentsOf: b[j...])
+        return out
+    }
 
     /// Elements of sorted `a` not in sorted `b`.
     private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
