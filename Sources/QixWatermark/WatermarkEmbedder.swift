@@ -60,7 +60,7 @@ public struct WatermarkEmbedder: Sendable {
         // then gets the same gains, so the mix carries exactly the planned change.
         let mix16 = try Self.convert(buffer.mixedToMono().samples, from: buffer.sampleRate, to: P.sampleRate)
         let chips = self.chips
-        let gains = try InformedGains.gains(host: mix16, chips: chips, targetSNR: targetSNR) { probeGains in
+        let gains = try TileDepths.depths(host: mix16, targetSNR: targetSNR) { probeGains in
             DeltaSynthesizer(chips: chips, gains: probeGains).delta(for: mix16)
         }
         let synthesis = DeltaSynthesizer(chips: chips, gains: gains)
@@ -141,7 +141,7 @@ public struct WatermarkEmbedder: Sendable {
 struct DeltaSynthesizer {
     typealias P = WatermarkParameters
     let chips: [Float]
-    /// Depth per (global slot, band) from `InformedGains`.
+    /// Depth per (global slot, band) from `TileDepths`.
     let gains: [Float]
 
     /// Gain per bin is chip x (up half +1 / down half -1) x the tile's depth.
