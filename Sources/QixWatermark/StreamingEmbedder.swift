@@ -219,6 +219,37 @@ public final class StreamingEmbedder {
                 }
             }
         }
+        holdSNR(over: segment.lowerBound..<min(deltaEnd, segment.upperBound))
+    }
+
+    /// Largest factor the closed loop may raise a segment's delta by: the plan's per-tile
+    /// cap stays within 10 % of itself.
+    static let maximumCorrection: Float = 1.1
+
+    /// Scales the segment's delta so that, over all channels at 16 kHz, the watermark is
+    /// exactly `targetSNR` dB under the host. The plan's budget is the mono mix's; channels
+    /// that differ (wide stereo) or tonal hosts whose tiles hit the cap land 0.5-2 dB away
+    /// from it, and that margin is robustness given away. Above 8 kHz the host only adds
+    /// energy, so the file's full-band SNR is at least the target.
+    private func holdSNR(over range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        var hostEnergy = 0.0, deltaEnergy = 0.0
+        for c in 0..<channels {
+            let signal = channels == 1 ? mix16 : channel16[c]
+            signal.withUnsafeBufferPointer { x in
+                for i in range { hostEnergy += Double(x[i - base16] * x[i - base16]) }
+            }
+            delta16[c].withUnsafeBufferPointer { d in
+                for i in range { deltaEnergy += Double(d[i - deltaBase] * d[i - deltaBase]) }
+            }
+        }
+        guard hostEnergy > 0, deltaEnergy > 0 else { return }
+        let k = min(Self.maximumCorrection, Float((hostEnergy * pow(10, -targetSNR / 10) / deltaEnergy).squareRoot()))
+        for c in 0..<channels {
+            delta16[c].withUnsafeMutableBufferPointer { d in
+                for i in range { d[i - deltaBase] *= k }
+            }
+        }
     }
 
     /// Sends the final delta before global 16 kHz sample `end` to the host rate and out.
