@@ -18,6 +18,9 @@ public final class AudioFileReader {
     public private(set) var framesRead: Int64 = 0
 
     private let handle: OpaquePointer
+    /// FLAC files are decoded by libFLAC directly (faster than through libsndfile);
+    /// libsndfile still reads the header and serves every other container.
+    private let flac: FLACDecoder?
     /// Containers whose frame count comes from the header of uncompressed data, where a
     /// short read means the file was cut.
     private let checksLength: Bool
@@ -26,9 +29,16 @@ public final class AudioFileReader {
     ///
     /// Throws an `AudioError` naming the path for a missing file, a directory, an empty
     /// file, an unrecognised or truncated file.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, decodesFLACDirectly: true)
+    }
+
+    /// Opens `path`; with `decodesFLACDirectly` false, FLAC goes through libsndfile too
+    /// (the reference the direct decoder is tested against).
+    init(path: String, decodesFLACDirectly: Bool) throws {
         var sfInfo = SF_INFO()
         let opened: OpaquePointer?
+        var regularFile = false
         if path == "-" {
             let (fd, bytes) = try InputSpool.spool(from: STDIN_FILENO, subject: "stdin")
             guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", "stdin", "input is empty") }
@@ -44,6 +54,7 @@ public final class AudioFileReader {
                 guard status.st_size > 0 else { throw AudioError("cannot read audio", path, "file is empty") }
                 guard access(path, R_OK) == 0 else { throw AudioError("cannot read audio", path, errnoText()) }
                 opened = sf_open(path, Int32(SFM_READ), &sfInfo)
+                regularFile = true
             } else {
                 let source = open(path, O_RDONLY)
                 guard source >= 0 else { throw AudioError("cannot read audio", path, errnoText()) }
@@ -70,6 +81,7 @@ public final class AudioFileReader {
         self.handle = handle
         self.info = info
         self.checksLength = ["WAV", "WAVEX", "RF64", "W64", "AIFF", "AU", "CAF", "FLAC"].contains(info.container)
+        flac = decodesFLACDirectly && regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels) : nil
         // Integer files read as floats in [-1, 1); float files keep their values.
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
     }
@@ -96,12 +108,17 @@ public final class AudioFileReader {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         let wanted = buffer.count / info.channels
         guard wanted > 0, let base = buffer.baseAddress else { return 0 }
-        let got = Int(sf_readf_float(handle, base, sf_count_t(wanted)))
+        let got: Int
+        if let flac {
+            got = flac.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * info.channels)]))
+        } else {
+            got = Int(sf_readf_float(handle, base, sf_count_t(wanted)))
+        }
         framesRead += Int64(got)
         if got < wanted {
-            let code = sf_error(handle)
+            let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
             if code != 0 {
-                let cause = String(cString: sf_strerror(handle))
+                let cause = flac.map { $0.streamError ?? "libFLAC gave up" } ?? String(cString: sf_strerror(handle))
                 throw AudioError("cannot read audio", info.path,
                                  "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
             }
@@ -149,7 +166,8 @@ public final class AudioFileReader {
 
     /// Moves the read position to `frame` from the start.
     public func seek(toFrame frame: Int64) throws {
-        guard sf_seek(handle, sf_count_t(frame), SEEK_SET) >= 0 else {
+        let moved = flac.map { $0.seek(toFrame: frame) } ?? (sf_seek(handle, sf_count_t(frame), SEEK_SET) >= 0)
+        guard moved else {
             throw AudioError("cannot seek", info.path, "frame \(frame) is out of reach")
         }
         framesRead = frame

@@ -13,14 +13,47 @@ public struct SignalLevels: Sendable {
 
     /// Adds a block of samples (all channels alike).
     public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
+        // Runs of 1024 go through a branch-free loop the compiler vectorises; a run whose
+        // sum of squares is not finite (a NaN or an infinity in it) is redone sample by
+        // sample to leave those out.
         var blockPeak = peak
         var blockSum: Double = 0
         var bad: Int64 = 0
-        for x in samples {
-            guard x.isFinite else { bad += 1; continue }
-            let magnitude = abs(x)
-            if magnitude > blockPeak { blockPeak = magnitude }
-            blockSum += Double(x * x)
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + 1024)
+            var peaks = SIMD8<Float>(repeating: 0), sums = SIMD8<Float>(repeating: 0)
+            var i = start
+            if let base = samples.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while i + 8 <= end {
+                    let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                    let magnitudes = v.replacing(with: -v, where: v .< 0)
+                    peaks.replace(with: magnitudes, where: magnitudes .> peaks)
+                    sums += v * v
+                    i += 8
+                }
+            }
+            var runPeak = peaks.max(), runSum = sums.sum()
+            while i < end {
+                let magnitude = abs(samples[i])
+                runPeak = magnitude > runPeak ? magnitude : runPeak
+                runSum += magnitude * magnitude
+                i += 1
+            }
+            if runSum.isFinite {
+                if runPeak > blockPeak { blockPeak = runPeak }
+                blockSum += Double(runSum)
+            } else {
+                for i in start..<end {
+                    let x = samples[i]
+                    guard x.isFinite else { bad += 1; continue }
+                    let magnitude = abs(x)
+                    if magnitude > blockPeak { blockPeak = magnitude }
+                    blockSum += Double(x * x)
+                }
+            }
+            start = end
         }
         peak = blockPeak
         sumOfSquares += blockSum

@@ -28,6 +28,22 @@ public enum Attack: String, CaseIterable, Sendable {
     case room
     /// Stadium: 16 kHz, hall IR r02, cheering crowd a08 at 0 dB SNR.
     case stadium
+    /// Component of `room`: 16 kHz mono, room IR r03 only.
+    case room_ir
+    /// Component of `room`: 16 kHz mono, speaker IR r04 only.
+    case speaker_ir
+    /// Component of `room`: 16 kHz mono, crowd a07 at 10 dB SNR only.
+    case crowd_10db
+    /// Component of `stadium`: 16 kHz mono, hall IR r02 only.
+    case hall_ir
+    /// Component of `stadium`: 16 kHz mono, cheering crowd a08 at 0 dB SNR only.
+    case cheering_0db
+
+    /// The attacks of the robustness protocol (issue 3), run by default.
+    public static let standard: [Attack] = [.clean, .mp3_128, .mp3_64, .vorbis_64, .opus_32, .resample_16k,
+                                            .speedUp, .speedDown, .pink_noise_10db, .clip_6db, .room, .stadium]
+    /// The acoustic attacks' parts one at a time, to see which part costs what.
+    public static let components: [Attack] = [.speaker_ir, .room_ir, .crowd_10db, .hall_ir, .cheering_0db]
 
     /// The recordings the acoustic attacks need, loaded once.
     public struct Resources: Sendable {
@@ -105,7 +121,23 @@ public enum Attack: String, CaseIterable, Sendable {
             signal = Convolver.convolve(signal, with: resources.hall)
             Self.add(Self.loop(resources.cheeringCrowd, count: signal.count, random: &random), to: &signal, snr: 0)
             return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
+        case .room_ir, .speaker_ir, .crowd_10db, .hall_ir, .cheering_0db:
+            return try component(input, resources: resources, random: &random)
         }
+    }
+
+    /// One part of an acoustic attack on the 16 kHz mono mix.
+    private func component(_ input: AudioBuffer, resources: Resources, random: inout SeededGenerator) throws -> AudioBuffer {
+        var signal = try Resampler.resample(input.mixedToMono(), to: 16_000).samples
+        switch self {
+        case .room_ir: signal = Convolver.convolve(signal, with: resources.room)
+        case .speaker_ir: signal = Convolver.convolve(signal, with: resources.speaker)
+        case .hall_ir: signal = Convolver.convolve(signal, with: resources.hall)
+        case .crowd_10db: Self.add(Self.loop(resources.stadiumCrowd, count: signal.count, random: &random), to: &signal, snr: 10)
+        case .cheering_0db: Self.add(Self.loop(resources.cheeringCrowd, count: signal.count, random: &random), to: &signal, snr: 0)
+        default: break
+        }
+        return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
     }
 
     /// Encodes to a temporary file with the real codec and decodes it again.

@@ -13,7 +13,7 @@ public struct EvalRunner {
         /// Excerpt lengths in seconds.
         public var seconds: [Double] = [3, 5, 10]
         /// Attacks to apply.
-        public var attacks: [Attack] = Attack.allCases
+        public var attacks: [Attack] = Attack.standard
         /// Random excerpts per host, attack and length.
         public var trials = 12
         /// Seed of every random choice.

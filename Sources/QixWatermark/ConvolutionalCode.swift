@@ -41,50 +41,55 @@ public struct ConvolutionalCode: Sendable {
         return coded
     }
 
+    /// Index (0-7) of the three output bits of each 9-bit register: the branch metric
+    /// of a step is one of only eight sums +-s0 +-s1 +-s2.
+    private static let branchIndex: [UInt8] = (0..<(1 << constraintLength)).map { register in
+        let (a, b, c) = outputs(register)
+        return a << 2 | b << 1 | c
+    }
+
     /// Maximum-likelihood decoding of soft values (`codedBits` of them; positive means
     /// bit 1, magnitude is confidence, 0 is an erasure). Returns the information bits.
+    ///
+    /// Butterfly form: the two predecessors of state t are 2t mod 256 and 2t + 1 mod 256,
+    /// so every step is one branch-free pass over the 256 targets with the step's eight
+    /// branch metrics (a detector runs this for every candidate of every window, unmarked
+    /// audio included, so it is on the scan's hot path).
     public func decode(_ soft: [Float]) -> [UInt8] {
         precondition(soft.count == codedBits, "wrong soft block length")
         let steps = inputBits + Self.constraintLength - 1
-        let states = Self.stateCount
-        // Branch outputs per (state, input) as signs, computed once.
-        var branch = [Float](repeating: 0, count: states * 2 * 3)
-        for state in 0..<states {
-            for input in 0..<2 {
-                let (a, b, c) = Self.outputs(input << Self.newest | state)
-                let base = (state * 2 + input) * 3
-                branch[base] = a == 1 ? 1 : -1
-                branch[base + 1] = b == 1 ? 1 : -1
-                branch[base + 2] = c == 1 ? 1 : -1
-            }
-        }
-        let minusInfinity = -Float.greatestFiniteMagnitude
-        var metric = [Float](repeating: minusInfinity, count: states)
+        let states = Self.stateCount, half = states / 2
+        let unreachable: Float = -1e30
+        var metric = [Float](repeating: unreachable, count: states)
         metric[0] = 0
-        var next = [Float](repeating: minusInfinity, count: states)
-        // decisions[step * states + newState] = previous state
-        var decisions = [UInt16](repeating: 0, count: steps * states)
-        branch.withUnsafeBufferPointer { branch in
+        var next = [Float](repeating: unreachable, count: states)
+        // decisions[step * states + t]: which predecessor (0: 2t, 1: 2t + 1, mod 256) won.
+        var decisions = [UInt8](repeating: 0, count: steps * states)
+        var branchMetric = [Float](repeating: 0, count: 8)
+        Self.branchIndex.withUnsafeBufferPointer { index in
             decisions.withUnsafeMutableBufferPointer { decisions in
                 soft.withUnsafeBufferPointer { soft in
                     for step in 0..<steps {
                         let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-                        let inputs = step < inputBits ? 2 : 1
-                        metric.withUnsafeMutableBufferPointer { metric in
+                        for k in 0..<8 {
+                            branchMetric[k] = (k & 4 != 0 ? s0 : -s0) + (k & 2 != 0 ? s1 : -s1) + (k & 1 != 0 ? s2 : -s2)
+                        }
+                        // The zero tail only ever shifts in 0: targets with the top bit set are unreachable.
+                        let targets = step < inputBits ? states : half
+                        metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
-                                for i in 0..<states { next[i] = minusInfinity }
-                                for state in 0..<states {
-                                    let current = metric[state]
-                                    if current == minusInfinity { continue }
-                                    for input in 0..<inputs {
-                                        let base = (state * 2 + input) * 3
-                                        let candidate = current + branch[base] * s0 + branch[base + 1] * s1 + branch[base + 2] * s2
-                                        let target = (input << Self.newest | state) >> 1
-                                        if candidate > next[target] {
-                                            next[target] = candidate
-                                            decisions[step * states + target] = UInt16(state)
-                                        }
+                                branchMetric.withUnsafeBufferPointer { bm in
+                                    let row = step * states
+                                    for t in 0..<targets {
+                                        let p0 = (t & (half - 1)) << 1
+                                        let register = (t >> (Self.newest - 1)) << Self.newest | p0
+                                        let m0 = metric[p0] + bm[Int(index[register])]
+                                        let m1 = metric[p0 | 1] + bm[Int(index[register | 1])]
+                                        let second = m1 > m0
+                                        next[t] = second ? m1 : m0
+                                        decisions[row + t] = second ? 1 : 0
                                     }
+                                    for t in targets..<states { next[t] = unreachable }
                                 }
                             }
                         }
@@ -97,7 +102,7 @@ public struct ConvolutionalCode: Sendable {
         var state = 0
         for step in stride(from: steps - 1, through: 0, by: -1) {
             bits[step] = UInt8(state >> (Self.newest - 1))   // the input that entered at this step
-            state = Int(decisions[step * states + state])
+            state = ((state & (half - 1)) << 1) | Int(decisions[step * states + state])
         }
         return Array(bits.prefix(inputBits))
     }

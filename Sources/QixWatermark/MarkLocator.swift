@@ -33,20 +33,36 @@ struct MarkLocator {
             for b in 0..<bands { sum += chips[slot * bands + b] * stats[h * bands + b] * scale[b] }
             score[h] = sum
         }
-        // Mean score inside the guess (mostly marked) sets the threshold.
-        var inside: Float = 0
+        // The threshold is half the marked hops' mean score. The window-granular guess
+        // also holds unmarked hops, so its mean starts low (a low threshold lets the run
+        // spill into the neighbours); re-estimate it from the run found, until it settles.
         let guessLow = max(0, hops.lowerBound - lower), guessHigh = min(count, hops.upperBound - lower)
-        for h in guessLow..<max(guessLow, guessHigh) { inside += score[h] }
-        let mean = guessHigh > guessLow ? inside / Float(guessHigh - guessLow) : 0
-        guard mean > 0 else { return hops }
-        let threshold = mean / 2
-        // Largest-sum run (Kadane) of score - threshold.
-        var best: Float = -.infinity, bestRange = hops
+        var run = guessLow..<max(guessLow, guessHigh)
+        var bestRange = hops
+        for _ in 0..<Self.refinements {
+            var inside: Float = 0
+            for h in run { inside += score[h] }
+            let mean = run.isEmpty ? 0 : inside / Float(run.count)
+            guard mean > 0 else { break }
+            let found = largestRun(score, threshold: mean / 2)
+            bestRange = (lower + found.lowerBound)..<(lower + found.upperBound)
+            if found == run { break }
+            run = found
+        }
+        return bestRange
+    }
+
+    /// Rounds of threshold re-estimation (it settles in two or three).
+    static let refinements = 5
+
+    /// The run of hops whose summed score minus `threshold` is largest (Kadane).
+    static func largestRun(_ score: [Float], threshold: Float) -> Range<Int> {
+        var best: Float = -.infinity, bestRange = 0..<0
         var running: Float = 0, runStart = 0
-        for h in 0..<count {
+        for h in 0..<score.count {
             if running <= 0 { running = 0; runStart = h }
             running += score[h] - threshold
-            if running > best { best = running; bestRange = (lower + runStart)..<(lower + h + 1) }
+            if running > best { best = running; bestRange = runStart..<(h + 1) }
         }
         return bestRange
     }

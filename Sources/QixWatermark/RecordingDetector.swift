@@ -1,7 +1,7 @@
 /// Detects IDs in a whole recording of any length, fed in blocks, in bounded memory:
 /// the audio goes once through the detector's front end; the search runs over every
 /// `chunkSeconds` of analysed hops, after which all but the last `overlapSeconds` are
-/// dropped (about 7 MB of spectra at the defaults, whatever the length). Detections of
+/// dropped (about 15 MB of spectra at the defaults, whatever the length). Detections of
 /// one ID that overlap or touch across chunks are merged. `qix detect` and `qix scan`
 /// both read files through it.
 public final class RecordingDetector {
@@ -19,13 +19,15 @@ public final class RecordingDetector {
 
     /// A detector for interleaved `channels`-channel audio at `inputRate` Hz, searching with `detector`.
     public init(detector: WatermarkDetector, inputRate: Int, channels: Int,
-                chunkSeconds: Double = 150, overlapSeconds: Double = 30) throws {
+                chunkSeconds: Double = 300, overlapSeconds: Double = 30) throws {
         self.detector = detector
         self.chunkSeconds = chunkSeconds
         self.overlapSeconds = min(overlapSeconds, chunkSeconds / 2)
         frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
         chunkHops = Int(chunkSeconds / SpectralFrontEnd.hopSeconds)
         overlapHops = Int(self.overlapSeconds / SpectralFrontEnd.hopSeconds)
+        // Room for a whole chunk up front: the store never regrows (page faults) mid-file.
+        frontEnd.spectra.power.reserveCapacity((chunkHops + overlapHops + 1024) * HopSpectra.width)
     }
 
     /// Feeds interleaved samples (NaN and infinities count as silence).

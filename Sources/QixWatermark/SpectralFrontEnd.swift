@@ -77,11 +77,7 @@ public final class SpectralFrontEnd {
         guard frames > 0 else { return }
         if mono.count != frames { mono = [Float](repeating: 0, count: frames) }
         mono.withUnsafeMutableBufferPointer { out in
-            if channels == 1 {
-                for i in 0..<frames { out[i] = block[i] }
-            } else {
-                ChannelMixer.mixDown(block, channels: channels, into: out)
-            }
+            ChannelMixer.mixDown(block, channels: channels, into: out)
             for i in 0..<frames where !out[i].isFinite { out[i] = 0 }
         }
         if let resampler {
@@ -119,28 +115,40 @@ public final class SpectralFrontEnd {
         analyse()
     }
 
-    /// Turns every complete frame in `pending` into a spectrum row.
+    /// Turns every complete frame in `pending` into a spectrum row. Rows are appended
+    /// in one go per call and filled in place; a frame of digital silence is a zero row
+    /// without an FFT.
     private func analyse() {
         let n = P.fftSize, hop = P.hop
-        var offset = 0
+        guard pending.count >= n else { return }
+        let frames = (pending.count - n) / hop + 1
         let width = HopSpectra.width, low = HopSpectra.lowBin
+        let first = spectra.power.count
+        spectra.power.append(contentsOf: repeatElement(0, count: frames * width))
+        let input = fft.input, s = fft.spectrum
         pending.withUnsafeBufferPointer { x in
-            while offset + n <= x.count {
-                for i in 0..<n { fft.input[i] = x[offset + i] * window[i] }
-                fft.forward()
-                let start = spectra.power.count
-                spectra.power.append(contentsOf: repeatElement(0, count: width))
-                spectra.power.withUnsafeMutableBufferPointer { row in
-                    let s = fft.spectrum
-                    for k in 0..<width {
-                        let re = s[2 * (k + low)], im = s[2 * (k + low) + 1]
-                        row[start + k] = re * re + im * im
+            window.withUnsafeBufferPointer { window in
+                spectra.power.withUnsafeMutableBufferPointer { power in
+                    for f in 0..<frames {
+                        let offset = f * hop
+                        var energy: Float = 0
+                        for i in 0..<n {
+                            let v = x[offset + i] * window[i]
+                            input[i] = v
+                            energy += v * v
+                        }
+                        guard energy > 0 else { continue }
+                        fft.forward()
+                        let row = first + f * width
+                        for k in 0..<width {
+                            let re = s[2 * (k + low)], im = s[2 * (k + low) + 1]
+                            power[row + k] = re * re + im * im
+                        }
                     }
                 }
-                offset += hop
             }
         }
-        if offset > 0 { pending.removeFirst(offset) }
+        pending.removeFirst(frames * hop)
     }
 
     /// Analyses a whole in-memory buffer.

@@ -25,17 +25,10 @@ struct CardsCommand: ParsableCommand {
     @Option(help: "Seconds to run (default: until finished or at rest, at most 60).")
     var duration: Double?
 
-    @Option(help: "Write one JSON line per frame to this file ('-' for stdout).")
-    var trace: String?
-
-    @Flag(help: "Print 'hash: <16 hex>' of the final state as the last line.")
-    var hash = false
+    @OptionGroup var output: RunOutputOptions
 
     @Option(help: "Draw the run: OUT.svg (film strip) or OUT.html (animation).")
     var render: String?
-
-    @Option(help: "Number of frames in the film strip.")
-    var renderFrames = 8
 
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
     var frameHashes: String?
@@ -43,7 +36,6 @@ struct CardsCommand: ParsableCommand {
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
         if let render, !(render.hasSuffix(".svg") || render.hasSuffix(".html")) { throw ValidationError("--render needs a .svg or .html file") }
-        if renderFrames < 1 || renderFrames > 100 { throw ValidationError("--render-frames must be 1...100") }
     }
 
     func run() throws {
@@ -62,7 +54,7 @@ struct CardsCommand: ParsableCommand {
             }
         }
         let cards = try CardDeck(deck: parsedDeck, gestures: script)
-        let writer = try trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
+        let writer = try output.trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
         let hashWriter = try frameHashes.map { try FileIO.AtomicWriter($0) }
         let screen = Rect(x: 0, y: 0, width: parsedDeck.screen.x, height: parsedDeck.screen.y)
         var animation = OutlineAnimation(viewport: screen, frameDuration: max(1 / parsedDeck.frameRate, 1.0 / 30))
@@ -71,7 +63,7 @@ struct CardsCommand: ParsableCommand {
         var snapshots: [(Int, Double, [(String, [Vector2])])] = []
         try cards.run(duration: duration) { events in
             try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
-            if trace != nil {
+            if output.trace != nil {
                 let physics = events.compactMap { e -> AnimatorEvent? in if case .physics(let p) = e { return p } else { return nil } }
                 let extra = events.compactMap(CardTrace.event)
                 let line = TraceLine.frame(cards.frame, time: cards.time, items: cards.visibleCards, events: physics, extra: extra)
@@ -89,7 +81,7 @@ struct CardsCommand: ParsableCommand {
             if render.hasSuffix(".html") {
                 try out.write(animation.html(title: "qix cards \(deck)"))
             } else {
-                for f in FilmStrip.chosenFrames(count: renderFrames, of: snapshots.count) {
+                for f in FilmStrip.chosenFrames(count: output.renderFrames, of: snapshots.count) {
                     let s = snapshots[f - 1]
                     strip.add(frame: s.0, time: s.1, outlines: s.2)
                 }
@@ -98,7 +90,7 @@ struct CardsCommand: ParsableCommand {
             try out.commit()
         }
         StandardError.line("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
-        if hash { print("hash: \(StateHash.hex(StateHash.of(cards.allCards)))") }
+        if output.hash { print("hash: \(StateHash.hex(StateHash.of(cards.allCards)))") }
     }
 }
 

@@ -44,15 +44,17 @@ struct EmbedCommand: ParsableCommand {
                                  "\(format.rawValue) cannot store \(reader.info.sampleRate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz (resample the input first)")
         }
         let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength)
-        var host = try reader.readAll()
-        var levels = SignalLevels()
-        host.samples.withUnsafeBufferPointer { levels.add($0) }
+        let writer = try AudioFileWriter(path: output, sampleRate: reader.info.sampleRate, channels: reader.info.channels,
+                                         encoding: reader.info.isFloat ? .float32 : .pcm16)
+        // Block by block: memory stays bounded whatever the length; on any error the
+        // writer drops its partial file, so OUTPUT is complete or absent.
+        let levels: SignalLevels
+        do { levels = try embedder.embed(from: reader, to: writer) } catch let error as WatermarkError where error.what == "cannot embed" {
+            throw CommandFailure(error.what, input == "-" ? "stdin" : input, "\(error.subject): \(error.reason)")
+        }
         if levels.peak == 0 {
             StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
         }
-        do { try embedder.embed(into: &host) } catch let error as WatermarkError {
-            throw CommandFailure(error.what, input == "-" ? "stdin" : input, "\(error.subject): \(error.reason)")
-        }
-        try AudioFileWriter.write(host, to: output, encoding: reader.info.isFloat ? .float32 : .pcm16)
+        try writer.finish()
     }
 }

@@ -12,8 +12,9 @@ struct EvalCommand: ParsableCommand {
             in-process (deterministic, seeded), cuts random unaligned excerpts of each length and detects. \
             Prints per attack and length: the share of excerpts that decode the right ID, wrong IDs, \
             detections on the unmarked clips under the same attack and with a wrong key; then the \
-            watermark SNR (median, minimum) and the detection speed. Attacks: \
-            \(Attack.allCases.map(\.rawValue).joined(separator: ", ")).
+            watermark SNR (median, minimum) and the detection speed. Attacks (default): \
+            \(Attack.standard.map(\.rawValue).joined(separator: ", ")). Parts of room and stadium, \
+            on request: \(Attack.components.map(\.rawValue).joined(separator: ", ")).
             """)
 
     @Option(help: "Corpus directory with a0*.flac hosts and r0*/a07/a08 recordings.")
@@ -22,7 +23,7 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Comma-separated excerpt lengths in seconds.")
     var seconds = "3,5,10"
 
-    @Option(help: "Comma-separated attacks (default: all).")
+    @Option(help: "Comma-separated attacks (default: the standard twelve).")
     var attacks: String?
 
     @Option(help: "Random excerpts per clip, attack and length.")

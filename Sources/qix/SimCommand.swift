@@ -20,24 +20,16 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Seconds to simulate (default: the scene's duration, else 5).")
     var duration: Double?
 
-    @Option(help: "Write one JSON line per frame to this file ('-' for stdout).")
-    var trace: String?
-
-    @Flag(help: "Print 'hash: <16 hex>' of the final state as the last line.")
-    var hash = false
+    @OptionGroup var output: RunOutputOptions
 
     @Option(help: "Draw a film strip of the items' outlines to this SVG file.")
     var render: String?
-
-    @Option(help: "Number of frames in the film strip (spread evenly).")
-    var renderFrames = 8
 
     @Option(parsing: .upToNextOption, help: "Draw the frames at these times (seconds) instead of spreading --render-frames.")
     var renderAt: [Double] = []
 
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
-        if renderFrames < 1 || renderFrames > 100 { throw ValidationError("--render-frames must be 1...100") }
         if renderAt.contains(where: { !($0 >= 0 && $0 <= 3600) }) { throw ValidationError("--render-at times must be in [0, 3600] seconds") }
     }
 
@@ -51,9 +43,9 @@ struct SimCommand: ParsableCommand {
         }
         let seconds = duration ?? world.duration ?? 5
         let frames = max(1, Int((seconds * world.frameRate).rounded()))
-        let writer = try trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
+        let writer = try output.trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
         var strip = FilmStrip(viewport: world.referenceBounds, segments: world.boundarySegments)
-        var chosen = render == nil ? [] : FilmStrip.chosenFrames(count: renderFrames, of: frames)
+        var chosen = render == nil ? [] : FilmStrip.chosenFrames(count: output.renderFrames, of: frames)
         if render != nil, !renderAt.isEmpty {
             // The first frame whose time is at or after each requested time.
             chosen = Array(Set(renderAt.map { min(frames, max(1, Int(($0 * world.frameRate - 1e-9).rounded(.up)))) })).sorted()
@@ -61,7 +53,7 @@ struct SimCommand: ParsableCommand {
         var nextChosen = 0
         for _ in 0..<frames {
             let events = world.advanceFrame()
-            if trace != nil {
+            if output.trace != nil {
                 let line = TraceLine.frame(world.frame, time: world.time(ofFrame: world.frame), items: world.items, events: events)
                 if let writer { try writer.line(line) } else { print(line) }
             }
@@ -77,7 +69,7 @@ struct SimCommand: ParsableCommand {
             try out.commit()
         }
         StandardError.line("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
-        if hash { print("hash: \(StateHash.hex(StateHash.of(world.items)))") }
+        if output.hash { print("hash: \(StateHash.hex(StateHash.of(world.items)))") }
     }
 }
 

@@ -86,6 +86,48 @@ struct WatermarkDetectorTests {
         }
     }
 
+    /// A spot cut by the end of a recording (it goes on in the next one) fills no
+    /// frame-aligned window; it must still be found, with its start, from the last seconds.
+    @Test func findsASpotCutByTheEndOfTheInput() throws {
+        let speech = try TestSignals.corpus("a05", seconds: 24)
+        // Played 2 % fast, as a broadcaster's speed-up would.
+        let spot = try Resampler.resample(try Resampler.changeSpeed(try marked("a01", seconds: 10), by: 1.02).mixedToMono(),
+                                          to: speech.sampleRate)
+        var long = speech
+        long.samples += speech.samples + speech.samples
+        for (lead, seconds) in [(61.5, 4.0), (60.8, 4.0), (61.1, 3.5), (60.0, 3.5), (62.0, 3.5)] {
+            var audio = long.slice(frames: 0..<Int(lead * Double(speech.sampleRate)))
+            audio.samples += spot.samples.prefix(Int(seconds * Double(speech.sampleRate)))
+            // In chunks, as qix detect and qix scan read recordings: the last search holds
+            // the chunk overlap and what came after it.
+            let recording = try RecordingDetector(detector: WatermarkDetector(key: key), inputRate: audio.sampleRate,
+                                                  channels: audio.channels, chunkSeconds: 24, overlapSeconds: 12)
+            audio.samples.withUnsafeBufferPointer { recording.feed($0) }
+            let found = recording.finish(duration: audio.duration)
+            #expect(found.map(\.message) == [message], "\(seconds) s")
+            if let d = found.first { #expect(abs(d.start - lead) <= 0.5, "\(seconds) s: starts at \(d.start)") }
+        }
+    }
+
+    /// A spot after speech is located where it starts, not where the speech before it
+    /// happens to score high (the run's threshold comes from the marked hops alone).
+    @Test func locatesASpotAfterSpeech() throws {
+        let speech = try TestSignals.corpus("a05", seconds: 24)
+        for host in ["a01", "a02", "a03"] {
+            for lead in [9.0, 10.3, 12.0] {
+                let spot = try Resampler.resample(try marked(host, seconds: 10).mixedToMono(), to: speech.sampleRate)
+                var audio = speech.slice(frames: 0..<Int(lead * Double(speech.sampleRate)))
+                audio.samples += spot.samples
+                audio.samples += speech.samples.suffix(from: 12 * speech.sampleRate)
+                let found = try WatermarkDetector(key: key).detect(audio)
+                #expect(found.map(\.message) == [message])
+                if let d = found.first {
+                    #expect(abs(d.start - lead) <= 0.5 && abs(d.end - lead - 10) <= 0.5, "\(host): \(d.start)-\(d.end) vs \(lead)")
+                }
+            }
+        }
+    }
+
     /// The streaming path: blocks of odd sizes through the front end, old hops dropped,
     /// detection on what is left, with times still in stream seconds.
     @Test func detectsFromStreamedBlocksAfterDroppingOldHops() throws {

@@ -1,0 +1,298 @@
+import Foundation
+import QixAudio
+
+/// Marks audio of any length fed in blocks, in bounded memory (about 40 MB for 44.1 kHz
+/// stereo, whatever the length): the host goes once to 16 kHz (all channels in one
+/// resampler), every `segmentFrames` watermark frames (30.72 s) the tiles' depths are
+/// planned from the mono mix with their own energy budget, each channel's delta is
+/// synthesised, brought back to the host rate and added to the held-back host frames,
+/// which then leave through `output` in order.
+///
+/// A segment's planning sees one watermark frame of audio before it and half a second
+/// after it, so tiles at its edges are judged as in a whole-file pass; the synthesis is
+/// frame for frame the whole-file one. A host shorter than a segment is planned exactly
+/// as one piece, which is what the evaluation's clips are.
+public final class StreamingEmbedder {
+    typealias P = WatermarkParameters
+    /// Watermark frames per planning segment (10 x 3.072 s): the span over which the
+    /// watermark energy is held `targetSNR` dB under the host's.
+    public static let segmentFrames = 10
+    /// Host frames per second.
+    public let sampleRate: Int
+    /// Interleaved host channels.
+    public let channels: Int
+    /// Peak, RMS and non-finite count of the input seen so far.
+    public private(set) var levels = SignalLevels()
+    /// Input frames fed so far.
+    public private(set) var framesRead: Int64 = 0
+
+    private static let samplesPerSlot = P.hopsPerSlot * P.hop
+    private static let samplesPerFrame = P.hopsPerFrame * P.hop
+    private static let segment = segmentFrames * samplesPerFrame
+    /// Audio the planning sees before a segment: one frame, which keeps the chip grid aligned.
+    private static let context = samplesPerFrame
+    /// Audio the planning sees after a segment: 4 slots, more than the detrending radius.
+    private static let lookahead = 4 * samplesPerSlot
+    /// 16 kHz frames handed to the up-sampler at once.
+    private static let releaseBlock = 16_384
+
+    private let chips: [Float]
+    private let targetSNR: Double
+    private let down: Resampler?
+    private let up: Resampler?
+    /// 16 kHz mono mix, and each channel when there are several, from global sample `base16`.
+    private var mix16: [Float] = []
+    private var channel16: [[Float]]
+    private var base16 = 0
+    /// Each channel's 16 kHz delta, from global sample `deltaBase`; what lies before the
+    /// current segment's first frame is final.
+    private var delta16: [[Float]]
+    private var deltaBase = 0
+    private var segmentIndex = 0
+    /// Host frames fed but not yet sent out (interleaved), from `hostHead`.
+    private var hostQueue: [Float] = []
+    private var hostHead = 0
+    private var converted: [Float] = []
+    private var interleaved: [Float] = []
+    private var finished = false
+
+    /// A stream that marks `channels`-channel audio at `sampleRate` Hz with `embedder`'s key and ID.
+    public init(embedder: WatermarkEmbedder, sampleRate: Int, channels: Int) throws {
+        guard sampleRate >= WatermarkEmbedder.minimumSampleRate else {
+            throw WatermarkError("cannot embed", "\(sampleRate) Hz",
+                                 "the watermark band reaches 6 kHz, so the audio needs a sample rate of at least \(WatermarkEmbedder.minimumSampleRate) Hz")
+        }
+        guard channels > 0 else { throw WatermarkError("cannot embed", "channels", "needs at least one channel") }
+        self.sampleRate = sampleRate
+        self.channels = channels
+        chips = embedder.chips
+        targetSNR = embedder.targetSNR
+        let needsConversion = sampleRate != P.sampleRate
+        down = needsConversion ? try Resampler(inputRate: Double(sampleRate), outputRate: Double(P.sampleRate),
+                                               channels: channels, quality: .medium) : nil
+        up = needsConversion ? try Resampler(inputRate: Double(P.sampleRate), outputRate: Double(sampleRate),
+                                             channels: channels, quality: .medium) : nil
+        channel16 = [[Float]](repeating: [], count: channels > 1 ? channels : 0)
+        delta16 = [[Float]](repeating: [], count: channels)
+    }
+
+    /// Feeds interleaved host samples; marked frames of earlier input go to `output`.
+    public func feed(_ block: UnsafeBufferPointer<Float>, output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        precondition(!finished, "embedder stream already finished")
+        let frames = block.count / channels
+        guard frames > 0 else { return }
+        let bad = levels.nonFiniteCount
+        levels.add(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]))
+        framesRead += Int64(frames)
+        let start = hostQueue.count
+        hostQueue.append(contentsOf: UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]))
+        if levels.nonFiniteCount > bad {
+            // Refused at the end; meanwhile keep the filters finite.
+            for i in start..<hostQueue.count where !hostQueue[i].isFinite { hostQueue[i] = 0 }
+        }
+        hostQueue.withUnsafeBufferPointer { queue in
+            let fresh = UnsafeBufferPointer(rebasing: queue[start...])
+            if let down {
+                converted.removeAll(keepingCapacity: true)
+                down.process(fresh, into: &converted)
+                converted.withUnsafeBufferPointer { receive16($0) }
+            } else {
+                receive16(fresh)
+            }
+        }
+        try plan(final: false, output: output)
+    }
+
+    /// Ends the input: checks it, marks and sends out everything still held back.
+    /// Throws (and sends nothing more) for non-finite samples or audio shorter than one slot.
+    public func finish(output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        precondition(!finished, "embedder stream already finished")
+        finished = true
+        try Self.check(frames: Int(framesRead), sampleRate: sampleRate, nonFinite: Int(levels.nonFiniteCount))
+        if let down {
+            converted.removeAll(keepingCapacity: true)
+            down.flush(into: &converted)
+            converted.withUnsafeBufferPointer { receive16($0) }
+        }
+        try plan(final: true, output: output)
+        if let up {
+            converted.removeAll(keepingCapacity: true)
+            up.flush(into: &converted)
+            try send(delta: converted, output: output)
+        }
+        // Frames the resampler's rounding left without a delta go out unchanged.
+        try hostQueue.withUnsafeBufferPointer { queue in
+            if hostHead < queue.count { try output(UnsafeBufferPointer(rebasing: queue[hostHead...])) }
+        }
+        hostQueue = []
+        hostHead = 0
+    }
+
+    /// Refuses input the watermark cannot be put into.
+    static func check(frames: Int, sampleRate: Int, nonFinite: Int) throws {
+        let slotSeconds = Double(samplesPerSlot) / Double(P.sampleRate)
+        let duration = Double(frames) / Double(sampleRate)
+        guard duration >= slotSeconds else {
+            throw WatermarkError("cannot embed", "audio",
+                                 "\(duration) s is shorter than one watermark symbol (\(slotSeconds) s)")
+        }
+        guard nonFinite == 0 else {
+            throw WatermarkError("cannot embed", "audio", "\(nonFinite) samples are NaN or infinite")
+        }
+    }
+
+    /// Appends interleaved 16 kHz frames to the per-channel history and the mono mix.
+    private func receive16(_ samples: UnsafeBufferPointer<Float>) {
+        let frames = samples.count / channels
+        guard frames > 0 else { return }
+        if channels == 1 {
+            mix16.append(contentsOf: samples)
+            return
+        }
+        let start = mix16.count
+        mix16.append(contentsOf: repeatElement(0, count: frames))
+        let scale = 1 / Float(channels)
+        mix16.withUnsafeMutableBufferPointer { mix in
+            for c in 0..<channels {
+                let first = channel16[c].count
+                channel16[c].append(contentsOf: repeatElement(0, count: frames))
+                channel16[c].withUnsafeMutableBufferPointer { channel in
+                    for i in 0..<frames {
+                        let v = samples[i * channels + c]
+                        channel[first + i] = v
+                        mix[start + i] += v * scale
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plans and synthesises every segment whose audio (and lookahead) has arrived; with
+    /// `final`, also the last, shorter one.
+    private func plan(final: Bool, output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        while true {
+            let total = base16 + mix16.count
+            let start = segmentIndex * Self.segment
+            let last = final && start + Self.segment + Self.lookahead > total
+            if !final && total < start + Self.segment + Self.lookahead { return }
+            if last && start >= total && segmentIndex > 0 { return }
+            let end = last ? total : start + Self.segment
+            try mark(segment: start..<end, last: last, total: total)
+            segmentIndex += 1
+            // The next frames overlap this segment's last hop, so that much stays open.
+            try release(upTo: last ? total : end - P.hop, output: output)
+            // Compacted once per segment, when what is left is short (the lookahead and
+            // the resampler's delay), not per block.
+            hostQueue.removeFirst(hostHead)
+            hostHead = 0
+            let keep = end - Self.context
+            if keep > base16 {
+                mix16.removeFirst(keep - base16)
+                for c in channel16.indices { channel16[c].removeFirst(keep - base16) }
+                base16 = keep
+            }
+            if last { return }
+        }
+    }
+
+    /// Plans the depths of one segment's tiles from the mix around it and adds each
+    /// channel's delta for the segment's frames.
+    private func mark(segment: Range<Int>, last: Bool, total: Int) throws {
+        let planStart = max(0, segment.lowerBound - Self.context)
+        let planEnd = last ? total : min(total, segment.upperBound + Self.lookahead)
+        let host = Array(mix16[(planStart - base16)..<(planEnd - base16)])
+        let chips = self.chips
+        let gains = try TileDepths.depths(host: host, targetSNR: targetSNR) { probe in
+            DeltaSynthesizer(chips: chips, gains: probe).delta(for: host)
+        }
+        let synthesis = DeltaSynthesizer(chips: chips, gains: gains, firstSlot: planStart / Self.samplesPerSlot)
+        let frames = (segment.lowerBound / P.hop)..<(last ? (total + P.hop - 1) / P.hop + 1 : segment.upperBound / P.hop)
+        let deltaEnd = last ? total : segment.upperBound + P.hop
+        for c in 0..<channels {
+            if delta16[c].count < deltaEnd - deltaBase {
+                delta16[c].append(contentsOf: repeatElement(0, count: deltaEnd - deltaBase - delta16[c].count))
+            }
+            let signal = channels == 1 ? mix16 : channel16[c]
+            signal.withUnsafeBufferPointer { x in
+                delta16[c].withUnsafeMutableBufferPointer { y in
+                    synthesis.add(frames: frames, of: x, startingAt: base16, into: y, startingAt: deltaBase)
+                }
+            }
+        }
+        holdSNR(over: segment.lowerBound..<min(deltaEnd, segment.upperBound))
+    }
+
+    /// Largest factor the closed loop may raise a segment's delta by: the plan's per-tile
+    /// cap stays within 10 % of itself.
+    static let maximumCorrection: Float = 1.1
+
+    /// Scales the segment's delta so that, over all channels at 16 kHz, the watermark is
+    /// exactly `targetSNR` dB under the host. The plan's budget is the mono mix's; channels
+    /// that differ (wide stereo) or tonal hosts whose tiles hit the cap land 0.5-2 dB away
+    /// from it, and that margin is robustness given away. Above 8 kHz the host only adds
+    /// energy, so the file's full-band SNR is at least the target.
+    private func holdSNR(over range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        var hostEnergy = 0.0, deltaEnergy = 0.0
+        for c in 0..<channels {
+            let signal = channels == 1 ? mix16 : channel16[c]
+            signal.withUnsafeBufferPointer { x in
+                for i in range { hostEnergy += Double(x[i - base16] * x[i - base16]) }
+            }
+            delta16[c].withUnsafeBufferPointer { d in
+                for i in range { deltaEnergy += Double(d[i - deltaBase] * d[i - deltaBase]) }
+            }
+        }
+        guard hostEnergy > 0, deltaEnergy > 0 else { return }
+        let k = min(Self.maximumCorrection, Float((hostEnergy * pow(10, -targetSNR / 10) / deltaEnergy).squareRoot()))
+        for c in 0..<channels {
+            delta16[c].withUnsafeMutableBufferPointer { d in
+                for i in range { d[i - deltaBase] *= k }
+            }
+        }
+    }
+
+    /// Sends the final delta before global 16 kHz sample `end` to the host rate and out.
+    private func release(upTo end: Int, output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        var from = deltaBase
+        while from < end {
+            let count = min(Self.releaseBlock, end - from)
+            interleaved.removeAll(keepingCapacity: true)
+            interleaved.append(contentsOf: repeatElement(0, count: count * channels))
+            interleaved.withUnsafeMutableBufferPointer { out in
+                for c in 0..<channels {
+                    delta16[c].withUnsafeBufferPointer { d in
+                        for i in 0..<count { out[i * channels + c] = d[from - deltaBase + i] }
+                    }
+                }
+            }
+            if let up {
+                converted.removeAll(keepingCapacity: true)
+                up.process(interleaved, into: &converted)
+                try send(delta: converted, output: output)
+            } else {
+                try send(delta: interleaved, output: output)
+            }
+            from += count
+        }
+        let done = end - deltaBase
+        if done > 0 {
+            for c in 0..<channels { delta16[c].removeFirst(min(done, delta16[c].count)) }
+            deltaBase = end
+        }
+    }
+
+    /// Adds a host-rate delta to the oldest held-back frames and sends them out.
+    private func send(delta: [Float], output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        let count = min(delta.count, hostQueue.count - hostHead)
+        guard count > 0 else { return }
+        let head = hostHead
+        try hostQueue.withUnsafeMutableBufferPointer { queue in
+            delta.withUnsafeBufferPointer { d in
+                for i in 0..<count { queue[head + i] += d[i] }
+            }
+            try output(UnsafeBufferPointer(rebasing: queue[head..<(head + count)]))
+        }
+        hostHead += count
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// Output options `qix sim` and `qix cards` share: the per-frame trace, the final
+/// state hash and the film strip's frame count (CONTRACTS.md names them alike).
+struct RunOutputOptions: ParsableArguments {
+    @Option(help: "Write one JSON line per frame to this file ('-' for stdout).")
+    var trace: String?
+
+    @Flag(help: "Print 'hash: <16 hex>' of the final state as the last line.")
+    var hash = false
+
+    @Option(help: "Number of frames in the film strip (spread evenly).")
+    var renderFrames = 8
+
+    func validate() throws {
+        if renderFrames < 1 || renderFrames > 100 { throw ValidationError("--render-frames must be 1...100") }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import QixAudio
+
+/// FLAC files decode through libFLAC directly: the samples must be exactly what
+/// libsndfile gives for the same file, in any block size, after a seek, and a cut file
+/// must still be refused.
+struct FLACDecoderTests {
+    @Test(arguments: [SampleEncoding.pcm16, .pcm24], [1, 2, 3])
+    func decodesLikeLibsndfile(encoding: SampleEncoding, channels: Int) throws {
+        let dir = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var tone = TestSignals.sine(frequency: 997, amplitude: 0.7, seconds: 0.8, sampleRate: 44_100, channels: channels)
+        for i in stride(from: 0, to: tone.samples.count, by: 7) { tone.samples[i] *= -0.3 }
+        try AudioFileWriter.write(tone, to: "\(dir)/a.flac", encoding: encoding)
+        let reference = try AudioFileReader(path: "\(dir)/a.flac", decodesFLACDirectly: false).readAll()
+        let reader = try AudioFileReader(path: "\(dir)/a.flac")
+        var flac: [Float] = [], block: [Float] = []
+        while try reader.read(frames: 1_001, into: &block) > 0 { flac.append(contentsOf: block) }
+        #expect(flac.count == reference.samples.count && flac.count == tone.samples.count)
+        #expect(Self.firstDifference(flac, reference.samples) == nil)
+
+        let start = 12_345
+        try reader.seek(toFrame: Int64(start))
+        #expect(try reader.read(frames: 2_000, into: &block) == 2_000)
+        #expect(Self.firstDifference(block, Array(reference.samples[(start * channels)..<((start + 2_000) * channels)])) == nil)
+    }
+
+    /// Index and values of the first differing sample, nil when equal.
+    static func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
+        guard a.count == b.count else { return "lengths \(a.count) vs \(b.count)" }
+        guard let i = a.indices.first(where: { a[$0] != b[$0] }) else { return nil }
+        return "sample \(i): \(a[i]) vs \(b[i])"
+    }
+
+    @Test func cutFileIsRefused() throws {
+        let dir = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tone = TestSignals.sine(frequency: 440, amplitude: 0.5, seconds: 2, sampleRate: 48_000, channels: 2)
+        try AudioFileWriter.write(tone, to: "\(dir)/whole.flac")
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/whole.flac"))
+        try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: "\(dir)/cut.flac"))
+        #expect(throws: AudioError.self) { try AudioFileReader.readAll(path: "\(dir)/cut.flac") }
+    }
+}

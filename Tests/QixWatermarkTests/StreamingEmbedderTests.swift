@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import QixAudio
+@testable import QixWatermark
+
+/// The block-wise embedder: a host shorter than a planning segment is marked exactly as
+/// one piece; longer hosts keep the SNR in every segment, decode across segment
+/// boundaries, and do not depend on how the input is cut into blocks.
+struct StreamingEmbedderTests {
+    let key = WatermarkKey.publicTestKey
+    let payload = WatermarkPayload(message: 0x5E61_0042)
+
+    /// `host` looped to `seconds`.
+    static func looped(_ host: AudioBuffer, seconds: Double) -> AudioBuffer {
+        let total = Int(seconds * Double(host.sampleRate)) * host.channels
+        var samples: [Float] = []
+        samples.reserveCapacity(total)
+        while samples.count < total { samples.append(contentsOf: host.samples.prefix(total - samples.count)) }
+        return AudioBuffer(samples: samples, channels: host.channels, sampleRate: host.sampleRate)
+    }
+
+    /// Marks `host` through a stream fed `blockFrames` frames at a time.
+    static func streamed(_ embedder: WatermarkEmbedder, _ host: AudioBuffer, blockFrames: Int) throws -> [Float] {
+        let stream = try StreamingEmbedder(embedder: embedder, sampleRate: host.sampleRate, channels: host.channels)
+        var out: [Float] = []
+        try host.samples.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                let end = min(all.count, start + blockFrames * host.channels)
+                try stream.feed(UnsafeBufferPointer(rebasing: all[start..<end])) { out.append(contentsOf: $0) }
+                start = end
+            }
+        }
+        try stream.finish { out.append(contentsOf: $0) }
+        return out
+    }
+
+    static func snr(_ host: [Float], _ marked: [Float], _ range: Range<Int>) -> Double {
+        var signal = 0.0, noise = 0.0
+        for i in range {
+            signal += Double(host[i] * host[i])
+            let d = Double(marked[i] - host[i])
+            noise += d * d
+        }
+        return 10 * log10(signal / noise)
+    }
+
+    @Test func shortHostIsPlannedAsOnePiece() throws {
+        let host = try Resampler.resample(TestSignals.corpus("a04", seconds: 6), to: 16_000).mixedToMono()
+        let embedder = try WatermarkEmbedder(key: key, payload: payload)
+        let marked = try Self.streamed(embedder, host, blockFrames: 1_000)
+        let gains = try TileDepths.depths(host: host.samples, targetSNR: embedder.targetSNR) {
+            DeltaSynthesizer(chips: embedder.chips, gains: $0).delta(for: host.samples)
+        }
+        let delta = DeltaSynthesizer(chips: embedder.chips, gains: gains).delta(for: host.samples)
+        #expect(marked.count == host.samples.count)
+        // The plan's delta, scaled once so that the SNR is exactly the target.
+        let peak = delta.indices.max { abs(delta[$0]) < abs(delta[$1]) } ?? 0
+        let k = (marked[peak] - host.samples[peak]) / delta[peak]
+        #expect(k > 0.9 && k <= StreamingEmbedder.maximumCorrection, "scale \(k)")
+        var worst: Float = 0
+        for i in 0..<marked.count { worst = max(worst, abs(marked[i] - (host.samples[i] + k * delta[i]))) }
+        #expect(worst < 1e-6, "largest difference \(worst)")
+        let snr = Self.snr(host.samples, marked, 0..<marked.count)
+        #expect(abs(snr - embedder.targetSNR) < 0.01, "SNR \(snr) dB")
+    }
+
+    @Test func longHostKeepsSNRPerSegmentAndDecodesAcrossBoundaries() throws {
+        let host = Self.looped(try TestSignals.corpus("a02"), seconds: 36)
+        let embedder = try WatermarkEmbedder(key: key, payload: payload)
+        let marked = try embedder.embed(host)
+        #expect(marked.samples.count == host.samples.count)
+        let boundary = Int(Double(StreamingEmbedder.segmentFrames) * 3.072 * 44_100) * 2
+        let first = Self.snr(host.samples, marked.samples, 0..<boundary)
+        let second = Self.snr(host.samples, marked.samples, boundary..<host.samples.count)
+        #expect(first >= 20 && first < 21, "first segment SNR \(first) dB")
+        #expect(second >= 20 && second < 21, "second segment SNR \(second) dB")
+        // 5 s around the segment boundary, at an offset off the frame grid.
+        let excerpt = marked.slice(frames: (27 * 44_100 + 1_234)..<(32 * 44_100 + 1_234))
+        let found = try WatermarkDetector(key: key).detect(excerpt)
+        #expect(found.map(\.message) == [payload.message], "\(found)")
+    }
+
+    @Test func blockSizeDoesNotMatter() throws {
+        let host = Self.looped(try TestSignals.corpus("a05"), seconds: 33)
+        let embedder = try WatermarkEmbedder(key: key, payload: payload)
+        let whole = try embedder.embed(host).samples
+        let small = try Self.streamed(embedder, host, blockFrames: 3_001)
+        #expect(small.count == whole.count)
+        var worst: Float = 0
+        for i in 0..<min(small.count, whole.count) { worst = max(worst, abs(small[i] - whole[i])) }
+        #expect(worst < 1e-5, "largest difference \(worst)")
+    }
+
+    @Test func refusesNonFiniteAndTooShortInputAtTheEnd() throws {
+        let embedder = try WatermarkEmbedder(key: key, payload: payload)
+        var nan = TestSignals.noise(seconds: 1, rate: 16_000, level: 0.3)
+        nan.samples[100] = .infinity
+        #expect(throws: WatermarkError("cannot embed", "audio", "1 samples are NaN or infinite")) {
+            _ = try Self.streamed(embedder, nan, blockFrames: 4_096)
+        }
+        #expect(throws: WatermarkError.self) {
+            _ = try Self.streamed(embedder, TestSignals.noise(seconds: 0.1, rate: 16_000, level: 0.3), blockFrames: 512)
+        }
+        #expect(throws: WatermarkError.self) { try StreamingEmbedder(embedder: embedder, sampleRate: 8_000, channels: 1) }
+    }
+}
