@@ -43,19 +43,23 @@ public struct ConvolutionalCode: Sendable {
 
     /// Maximum-likelihood decoding of soft values (`codedBits` of them; positive means
     /// bit 1, magnitude is confidence, 0 is an erasure). Returns the information bits.
+    ///
+    /// Organised by target state: new state t = input << 7 | (state >> 1) has exactly
+    /// two predecessors, 2 (t & 127) and 2 (t & 127) + 1, so each step is one pass of
+    /// two candidates per state over contiguous metrics, with no scattered writes.
+    /// Sums and tie-breaking (the lower predecessor wins ties, unreachable states stay
+    /// unreachable) are exactly those of the textbook state-by-state loop.
     public func decode(_ soft: [Float]) -> [UInt8] {
         precondition(soft.count == codedBits, "wrong soft block length")
         let steps = inputBits + Self.constraintLength - 1
-        let states = Self.stateCount
-        // Branch outputs per (state, input) as signs, computed once.
-        var branch = [Float](repeating: 0, count: states * 2 * 3)
-        for state in 0..<states {
-            for input in 0..<2 {
-                let (a, b, c) = Self.outputs(input << Self.newest | state)
-                let base = (state * 2 + input) * 3
-                branch[base] = a == 1 ? 1 : -1
-                branch[base + 1] = b == 1 ? 1 : -1
-                branch[base + 2] = c == 1 ? 1 : -1
+        let states = Self.stateCount, halfStates = states / 2
+        // Branch output bits (3 bits, first generator highest) per (target, predecessor's low bit).
+        var branch = [Int](repeating: 0, count: states * 2)
+        for target in 0..<states {
+            for low in 0..<2 {
+                let state = (target & (halfStates - 1)) << 1 | low
+                let (a, b, c) = Self.outputs((target >> (Self.newest - 1)) << Self.newest | state)
+                branch[target * 2 + low] = Int(a) << 2 | Int(b) << 1 | Int(c)
             }
         }
         let minusInfinity = -Float.greatestFiniteMagnitude
@@ -64,28 +68,55 @@ public struct ConvolutionalCode: Sendable {
         var next = [Float](repeating: minusInfinity, count: states)
         // decisions[step * states + newState] = previous state
         var decisions = [UInt16](repeating: 0, count: steps * states)
+        // Non-finite soft values need the careful path's comparisons throughout.
+        var finite = true
+        for value in soft where !value.isFinite || abs(value) > 1e30 { finite = false }
+        // The signed soft values of one step for each of the 8 output patterns.
+        var signed = [Float](repeating: 0, count: 8 * 3)
         branch.withUnsafeBufferPointer { branch in
             decisions.withUnsafeMutableBufferPointer { decisions in
-                soft.withUnsafeBufferPointer { soft in
+                signed.withUnsafeMutableBufferPointer { signed in
                     for step in 0..<steps {
                         let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-                        let inputs = step < inputBits ? 2 : 1
-                        metric.withUnsafeMutableBufferPointer { metric in
+                        for pattern in 0..<8 {
+                            signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
+                            signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
+                            signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
+                        }
+                        // The zero tail: only input 0, so targets with input 1 are unreachable.
+                        let targets = step < inputBits ? states : halfStates
+                        let row = step * states
+                        metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
-                                for i in 0..<states { next[i] = minusInfinity }
-                                for state in 0..<states {
-                                    let current = metric[state]
-                                    if current == minusInfinity { continue }
-                                    for input in 0..<inputs {
-                                        let base = (state * 2 + input) * 3
-                                        let candidate = current + branch[base] * s0 + branch[base + 1] * s1 + branch[base + 2] * s2
-                                        let target = (input << Self.newest | state) >> 1
-                                        if candidate > next[target] {
-                                            next[target] = candidate
-                                            decisions[step * states + target] = UInt16(state)
-                                        }
+                                if step >= Self.newest && targets == states && finite {
+                                    // Every state is reachable: no unreachable predecessors to
+                                    // skip, so the choice is a select the CPU need not predict.
+                                    for target in 0..<states {
+                                        let first = (target & (halfStates - 1)) << 1
+                                        let p0 = 3 * branch[target * 2], p1 = 3 * branch[target * 2 + 1]
+                                        let c0 = metric[first] + signed[p0] + signed[p0 + 1] + signed[p0 + 2]
+                                        let c1 = metric[first + 1] + signed[p1] + signed[p1 + 1] + signed[p1 + 2]
+                                        let takeSecond = c1 > c0
+                                        next[target] = takeSecond ? c1 : c0
+                                        decisions[row + target] = UInt16(first | (takeSecond ? 1 : 0))
                                     }
+                                    return
                                 }
+                                for target in 0..<targets {
+                                    let first = (target & (halfStates - 1)) << 1
+                                    var best = minusInfinity
+                                    var from = -1
+                                    for low in 0..<2 {
+                                        let current = metric[first + low]
+                                        if current == minusInfinity { continue }
+                                        let p = 3 * branch[target * 2 + low]
+                                        let candidate = current + signed[p] + signed[p + 1] + signed[p + 2]
+                                        if candidate > best { best = candidate; from = first + low }
+                                    }
+                                    next[target] = best
+                                    if from >= 0 { decisions[row + target] = UInt16(from) }
+                                }
+                                for target in targets..<states { next[target] = minusInfinity }
                             }
                         }
                         swap(&metric, &next)
