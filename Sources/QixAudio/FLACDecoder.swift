@@ -7,8 +7,12 @@ import CFLAC
 /// through its own buffers; calling libFLAC directly saves about a fifth of the decoding
 /// time of a 44.1 kHz stereo file, which is most of what `qix detect` spends.
 final class FLACDecoder {
-    /// Interleaved channels.
+    /// Channels in the file.
     let channels: Int
+    /// Whether frames are delivered as the channel average (see `switchToDownmix`).
+    private(set) var downmix = false
+    /// Values per delivered frame.
+    private var stride: Int { downmix ? 1 : channels }
     /// The first stream error libFLAC reported (it skips the bad part and goes on).
     private(set) var streamError: String?
     /// Whether decoding stopped on a fatal error rather than at the end of the stream.
@@ -58,28 +62,74 @@ final class FLACDecoder {
     /// Called by libFLAC with one decoded frame: planar integers to interleaved floats,
     /// straight into the caller's buffer, the overflow into `pending`.
     private func deliver(_ header: FLAC__FrameHeader, _ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>) {
-        let frames = Int(header.blocksize), channels = self.channels
+        let frames = Int(header.blocksize), channels = self.channels, stride = self.stride
         let scale = 1 / Float(1 << (Int(header.bits_per_sample) - 1))
         let direct = min(frames, room)
-        if frames - direct > 0 && pendingCapacity < (frames - direct) * channels {
+        if frames - direct > 0 && pendingCapacity < frames * channels {
             pending.deallocate()
             pendingCapacity = frames * channels
             pending = .allocate(capacity: pendingCapacity)
         }
         let available = min(channels, Int(header.channels))
-        for c in 0..<channels {
-            guard c < available, let source = buffer[c] else {
-                if let target { for i in 0..<direct { target[i * channels + c] = 0 } }
-                for i in direct..<frames { pending[(i - direct) * channels + c] = 0 }
-                continue
+        if downmix {
+            if let target { Self.mix(buffer, channels: channels, available: available, from: 0, count: direct, scale: scale, into: target) }
+            Self.mix(buffer, channels: channels, available: available, from: direct, count: frames - direct, scale: scale, into: pending)
+        } else {
+            for c in 0..<channels {
+                guard c < available, let source = buffer[c] else {
+                    if let target { for i in 0..<direct { target[i * channels + c] = 0 } }
+                    for i in direct..<frames { pending[(i - direct) * channels + c] = 0 }
+                    continue
+                }
+                if let target { Self.convert(source, count: direct, scale: scale, into: target + c, stride: channels) }
+                Self.convert(source + direct, count: frames - direct, scale: scale, into: pending + c, stride: channels)
             }
-            if let target { Self.convert(source, count: direct, scale: scale, into: target + c, stride: channels) }
-            Self.convert(source + direct, count: frames - direct, scale: scale, into: pending + c, stride: channels)
         }
-        if direct > 0 { target = target.map { $0 + direct * channels } }
+        if direct > 0 { target = target.map { $0 + direct * stride } }
         room -= direct
         pendingHead = 0
-        pendingCount = (frames - direct) * channels
+        pendingCount = (frames - direct) * stride
+    }
+
+    /// The average of the channels of frames `from ..< from + count`, with the same
+    /// operations in the same order as `ChannelMixer.mixDown` on the converted floats.
+    private static func mix(_ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>, channels: Int, available: Int,
+                            from: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        if channels == 2, available == 2, let left = buffer[0], let right = buffer[1] {
+            for i in 0..<count {
+                output[i] = 0.5 * (Float(left[from + i]) * scale + Float(right[from + i]) * scale)
+            }
+            return
+        }
+        let share = 1 / Float(channels)
+        for i in 0..<count {
+            var sum: Float = 0
+            for c in 0..<channels {
+                let value: Float = c < available ? buffer[c].map { Float($0[from + i]) * scale } ?? 0 : 0
+                sum += value
+            }
+            output[i] = channels == 1 ? sum : sum * share
+        }
+    }
+
+    /// From now on delivers the channel average (as `ChannelMixer` computes it, bit for
+    /// bit) instead of interleaved frames: one pass from libFLAC's planar integers to the
+    /// mono signal detection needs. Frames already waiting are mixed the same way.
+    func switchToDownmix() {
+        guard !downmix else { return }
+        downmix = true
+        let frames = (pendingCount - pendingHead) / channels
+        let share = 1 / Float(channels)
+        for i in 0..<frames {
+            let base = pendingHead + i * channels
+            if channels == 2 { pending[i] = 0.5 * (pending[base] + pending[base + 1]); continue }
+            var sum: Float = 0
+            for c in 0..<channels { sum += pending[base + c] }
+            pending[i] = channels == 1 ? sum : sum * share
+        }
+        pendingHead = 0
+        pendingCount = frames
     }
 
     @inline(__always)
@@ -88,19 +138,20 @@ final class FLACDecoder {
         for i in 0..<count { output[i * stride] = Float(source[i]) * scale }
     }
 
-    /// Fills `buffer` (interleaved) with up to `buffer.count / channels` frames; returns
+    /// Fills `buffer` (interleaved, or mono with `downmix`) with as many frames as fit; returns
     /// how many; 0 means the end of the stream (or a fatal error: see `failed`).
     func read(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        let wanted = buffer.count / channels
-        let fromPending = min(wanted * channels, pendingCount - pendingHead)
+        let stride = self.stride
+        let wanted = buffer.count / stride
+        let fromPending = min(wanted * stride, pendingCount - pendingHead)
         if fromPending > 0 {
             base.update(from: pending + pendingHead, count: fromPending)
             pendingHead += fromPending
         }
-        var got = fromPending / channels
+        var got = fromPending / stride
         while got < wanted && pendingHead == pendingCount && !ended {
-            target = base + got * channels
+            target = base + got * stride
             room = wanted - got
             if FLAC__stream_decoder_process_single(decoder) == 0 {
                 failed = true
