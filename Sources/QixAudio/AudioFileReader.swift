@@ -115,19 +115,22 @@ public final class AudioFileReader {
             got = Int(sf_readf_float(handle, base, sf_count_t(wanted)))
         }
         framesRead += Int64(got)
-        if got < wanted {
-            let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
-            if code != 0 {
-                let cause = flac.map { $0.streamError ?? "libFLAC gave up" } ?? String(cString: sf_strerror(handle))
-                throw AudioError("cannot read audio", info.path,
-                                 "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
-            }
-            if checksLength && framesRead < info.frames {
-                throw AudioError("cannot read audio", info.path,
-                                 "truncated file: ended at frame \(framesRead) of \(info.frames)")
-            }
-        }
+        if got < wanted { try checkShortRead() }
         return got
+    }
+
+    /// After a read that returned less than asked: throws for a damaged or cut file.
+    private func checkShortRead() throws {
+        let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
+        if code != 0 {
+            let cause = flac.map { $0.streamError ?? "libFLAC gave up" } ?? String(cString: sf_strerror(handle))
+            throw AudioError("cannot read audio", info.path,
+                             "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
+        }
+        if checksLength && framesRead < info.frames {
+            throw AudioError("cannot read audio", info.path,
+                             "truncated file: ended at frame \(framesRead) of \(info.frames)")
+        }
     }
 
     /// Reads up to `frames` frames into `samples`, resizing it to what was read.
@@ -153,6 +156,33 @@ public final class AudioFileReader {
             let got = try read(into: buffer)
             if got == 0 { return }
             try body(UnsafeBufferPointer(rebasing: buffer[0 ..< got * info.channels]))
+        }
+    }
+
+    /// Calls `body` with the rest of the file mixed to mono (the channel average, exactly
+    /// as `ChannelMixer.mixDown` computes it), in blocks of at most `blockFrames`; the
+    /// buffer is reused. FLAC goes from libFLAC's integers to the mix in one pass.
+    /// Afterwards the reader is at the end of the file.
+    public func forEachMonoBlock(blockFrames: Int = 65_536,
+                                 _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        let channels = info.channels
+        guard channels > 1 else { return try forEachBlock(blockFrames: blockFrames, body) }
+        let mono = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
+        defer { mono.deallocate() }
+        if let flac {
+            flac.switchToDownmix()
+            while true {
+                let got = flac.read(into: mono)
+                framesRead += Int64(got)
+                if got < blockFrames { try checkShortRead() }
+                if got == 0 { return }
+                try body(UnsafeBufferPointer(rebasing: mono[0..<got]))
+            }
+        }
+        try forEachBlock(blockFrames: blockFrames) { block in
+            let frames = block.count / channels
+            ChannelMixer.mixDown(block, channels: channels, into: mono)
+            try body(UnsafeBufferPointer(rebasing: mono[0..<frames]))
         }
     }
 

@@ -7,17 +7,26 @@ import CFLAC
 /// through its own buffers; calling libFLAC directly saves about a fifth of the decoding
 /// time of a 44.1 kHz stereo file, which is most of what `qix detect` spends.
 final class FLACDecoder {
-    /// Interleaved channels.
+    /// Channels in the file.
     let channels: Int
-    /// Decoded frames not yet handed out, interleaved, from `pendingHead`.
-    private var pending: [Float] = []
-    private var pendingHead = 0
+    /// Whether frames are delivered as the channel average (see `switchToDownmix`).
+    private(set) var downmix = false
+    /// Values per delivered frame.
+    private var stride: Int { downmix ? 1 : channels }
     /// The first stream error libFLAC reported (it skips the bad part and goes on).
     private(set) var streamError: String?
     /// Whether decoding stopped on a fatal error rather than at the end of the stream.
     private(set) var failed = false
     private var ended = false
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    /// Where the frame being decoded goes first: the caller's buffer, `room` frames.
+    private var target: UnsafeMutablePointer<Float>?
+    private var room = 0
+    /// Frames of the last decoded frame that did not fit, interleaved, from `pendingHead`.
+    private var pending = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    private var pendingCapacity = 0
+    private var pendingHead = 0
+    private var pendingCount = 0
 
     /// Opens `path` for decoding; nil when libFLAC cannot (the caller keeps libsndfile).
     init?(path: String, channels: Int) {
@@ -28,7 +37,7 @@ final class FLACDecoder {
             decoder, path,
             { _, frame, buffer, client in
                 guard let frame, let buffer, let client else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
-                Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().append(frame.pointee.header, buffer)
+                Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().deliver(frame.pointee.header, buffer)
                 return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
             },
             nil,
@@ -40,60 +49,120 @@ final class FLACDecoder {
             Unmanaged.passUnretained(self).toOpaque())
         guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK,
               FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0 else {
-            FLAC__stream_decoder_delete(decoder)
-            return nil
+            return nil   // fully initialised, so deinit releases the decoder
         }
     }
 
     deinit {
         FLAC__stream_decoder_finish(decoder)
         FLAC__stream_decoder_delete(decoder)
+        pending.deallocate()
     }
 
-    /// Called by libFLAC with one decoded frame: planar integers to interleaved floats.
-    private func append(_ header: FLAC__FrameHeader, _ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>) {
-        let frames = Int(header.blocksize)
+    /// Called by libFLAC with one decoded frame: planar integers to interleaved floats,
+    /// straight into the caller's buffer, the overflow into `pending`.
+    private func deliver(_ header: FLAC__FrameHeader, _ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>) {
+        let frames = Int(header.blocksize), channels = self.channels, stride = self.stride
         let scale = 1 / Float(1 << (Int(header.bits_per_sample) - 1))
-        if pendingHead > 0 {
-            pending.removeFirst(pendingHead)
-            pendingHead = 0
+        let direct = min(frames, room)
+        if frames - direct > 0 && pendingCapacity < frames * channels {
+            pending.deallocate()
+            pendingCapacity = frames * channels
+            pending = .allocate(capacity: pendingCapacity)
         }
-        let start = pending.count
-        pending.append(contentsOf: repeatElement(0, count: frames * channels))
         let available = min(channels, Int(header.channels))
-        pending.withUnsafeMutableBufferPointer { out in
-            for c in 0..<available {
-                guard let source = buffer[c] else { continue }
-                for i in 0..<frames { out[start + i * channels + c] = Float(source[i]) * scale }
+        if downmix {
+            if let target { Self.mix(buffer, channels: channels, available: available, from: 0, count: direct, scale: scale, into: target) }
+            Self.mix(buffer, channels: channels, available: available, from: direct, count: frames - direct, scale: scale, into: pending)
+        } else {
+            for c in 0..<channels {
+                guard c < available, let source = buffer[c] else {
+                    if let target { for i in 0..<direct { target[i * channels + c] = 0 } }
+                    for i in direct..<frames { pending[(i - direct) * channels + c] = 0 }
+                    continue
+                }
+                if let target { Self.convert(source, count: direct, scale: scale, into: target + c, stride: channels) }
+                Self.convert(source + direct, count: frames - direct, scale: scale, into: pending + c, stride: channels)
             }
         }
+        if direct > 0 { target = target.map { $0 + direct * stride } }
+        room -= direct
+        pendingHead = 0
+        pendingCount = (frames - direct) * stride
     }
 
-    /// Fills `buffer` (interleaved) with up to `buffer.count / channels` frames; returns
+    /// The average of the channels of frames `from ..< from + count`, with the same
+    /// operations in the same order as `ChannelMixer.mixDown` on the converted floats.
+    private static func mix(_ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>, channels: Int, available: Int,
+                            from: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        if channels == 2, available == 2, let left = buffer[0], let right = buffer[1] {
+            for i in 0..<count {
+                output[i] = 0.5 * (Float(left[from + i]) * scale + Float(right[from + i]) * scale)
+            }
+            return
+        }
+        let share = 1 / Float(channels)
+        for i in 0..<count {
+            var sum: Float = 0
+            for c in 0..<channels {
+                let value: Float = c < available ? buffer[c].map { Float($0[from + i]) * scale } ?? 0 : 0
+                sum += value
+            }
+            output[i] = channels == 1 ? sum : sum * share
+        }
+    }
+
+    /// From now on delivers the channel average (as `ChannelMixer` computes it, bit for
+    /// bit) instead of interleaved frames: one pass from libFLAC's planar integers to the
+    /// mono signal detection needs. Frames already waiting are mixed the same way.
+    func switchToDownmix() {
+        guard !downmix else { return }
+        downmix = true
+        let frames = (pendingCount - pendingHead) / channels
+        let share = 1 / Float(channels)
+        for i in 0..<frames {
+            let base = pendingHead + i * channels
+            if channels == 2 { pending[i] = 0.5 * (pending[base] + pending[base + 1]); continue }
+            var sum: Float = 0
+            for c in 0..<channels { sum += pending[base + c] }
+            pending[i] = channels == 1 ? sum : sum * share
+        }
+        pendingHead = 0
+        pendingCount = frames
+    }
+
+    @inline(__always)
+    private static func convert(_ source: UnsafePointer<FLAC__int32>, count: Int, scale: Float,
+                                into output: UnsafeMutablePointer<Float>, stride: Int) {
+        for i in 0..<count { output[i * stride] = Float(source[i]) * scale }
+    }
+
+    /// Fills `buffer` (interleaved, or mono with `downmix`) with as many frames as fit; returns
     /// how many; 0 means the end of the stream (or a fatal error: see `failed`).
     func read(into buffer: UnsafeMutableBufferPointer<Float>) -> Int {
-        let wanted = buffer.count / channels
-        var got = 0
-        while got < wanted {
-            if pendingHead == pending.count {
-                guard !ended else { break }
-                pending.removeAll(keepingCapacity: true)
-                pendingHead = 0
-                if FLAC__stream_decoder_process_single(decoder) == 0 {
-                    failed = true
-                    ended = true
-                } else if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
-                    ended = true
-                }
-                continue
-            }
-            let count = min(wanted - got, (pending.count - pendingHead) / channels) * channels
-            pending.withUnsafeBufferPointer { source in
-                for i in 0..<count { buffer[got * channels + i] = source[pendingHead + i] }
-            }
-            pendingHead += count
-            got += count / channels
+        guard let base = buffer.baseAddress else { return 0 }
+        let stride = self.stride
+        let wanted = buffer.count / stride
+        let fromPending = min(wanted * stride, pendingCount - pendingHead)
+        if fromPending > 0 {
+            base.update(from: pending + pendingHead, count: fromPending)
+            pendingHead += fromPending
         }
+        var got = fromPending / stride
+        while got < wanted && pendingHead == pendingCount && !ended {
+            target = base + got * stride
+            room = wanted - got
+            if FLAC__stream_decoder_process_single(decoder) == 0 {
+                failed = true
+                ended = true
+            } else if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+                ended = true
+            }
+            got = wanted - room
+        }
+        target = nil
+        room = 0
         return got
     }
 
@@ -109,8 +178,8 @@ final class FLACDecoder {
 
     /// Moves to `frame` from the start; false when libFLAC cannot.
     func seek(toFrame frame: Int64) -> Bool {
-        pending.removeAll(keepingCapacity: true)
         pendingHead = 0
+        pendingCount = 0
         ended = false
         failed = false
         if FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 { return true }

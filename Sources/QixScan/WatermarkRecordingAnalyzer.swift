@@ -13,9 +13,10 @@ public struct WatermarkRecordingAnalyzer: Sendable {
     /// Detects every ID in the file at `path`; errors name the file or the unusable parameter.
     public func analyze(path: String) throws -> RecordingAnalysis {
         let reader = try AudioFileReader(path: path)
+        // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
         let recording = try RecordingDetector(detector: WatermarkDetector(key: key),
-                                              inputRate: reader.info.sampleRate, channels: reader.info.channels)
-        try reader.forEachBlock { recording.feed($0) }
+                                              inputRate: reader.info.sampleRate, channels: 1)
+        try reader.forEachMonoBlock { recording.feed($0) }
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
         // Milliseconds and hundredths are what the detector resolves; more digits are noise.
         let detections = recording.finish(duration: duration).map { d in

@@ -41,56 +41,82 @@ public struct ConvolutionalCode: Sendable {
         return coded
     }
 
-    /// Index (0-7) of the three output bits of each 9-bit register: the branch metric
-    /// of a step is one of only eight sums +-s0 +-s1 +-s2.
-    private static let branchIndex: [UInt8] = (0..<(1 << constraintLength)).map { register in
-        let (a, b, c) = outputs(register)
-        return a << 2 | b << 1 | c
-    }
-
     /// Maximum-likelihood decoding of soft values (`codedBits` of them; positive means
     /// bit 1, magnitude is confidence, 0 is an erasure). Returns the information bits.
     ///
-    /// Butterfly form: the two predecessors of state t are 2t mod 256 and 2t + 1 mod 256,
-    /// so every step is one branch-free pass over the 256 targets with the step's eight
-    /// branch metrics (a detector runs this for every candidate of every window, unmarked
-    /// audio included, so it is on the scan's hot path).
+    /// Organised by target state: new state t = input << 7 | (state >> 1) has exactly
+    /// two predecessors, 2 (t & 127) and 2 (t & 127) + 1, so each step is one pass of
+    /// two candidates per state over contiguous metrics, with no scattered writes.
+    /// Sums and tie-breaking (the lower predecessor wins ties, unreachable states stay
+    /// unreachable) are exactly those of the textbook state-by-state loop.
     public func decode(_ soft: [Float]) -> [UInt8] {
         precondition(soft.count == codedBits, "wrong soft block length")
         let steps = inputBits + Self.constraintLength - 1
-        let states = Self.stateCount, half = states / 2
-        let unreachable: Float = -1e30
-        var metric = [Float](repeating: unreachable, count: states)
+        let states = Self.stateCount, halfStates = states / 2
+        // Branch output bits (3 bits, first generator highest) per (target, predecessor's low bit).
+        var branch = [Int](repeating: 0, count: states * 2)
+        for target in 0..<states {
+            for low in 0..<2 {
+                let state = (target & (halfStates - 1)) << 1 | low
+                let (a, b, c) = Self.outputs((target >> (Self.newest - 1)) << Self.newest | state)
+                branch[target * 2 + low] = Int(a) << 2 | Int(b) << 1 | Int(c)
+            }
+        }
+        let minusInfinity = -Float.greatestFiniteMagnitude
+        var metric = [Float](repeating: minusInfinity, count: states)
         metric[0] = 0
-        var next = [Float](repeating: unreachable, count: states)
-        // decisions[step * states + t]: which predecessor (0: 2t, 1: 2t + 1, mod 256) won.
-        var decisions = [UInt8](repeating: 0, count: steps * states)
-        var branchMetric = [Float](repeating: 0, count: 8)
-        Self.branchIndex.withUnsafeBufferPointer { index in
+        var next = [Float](repeating: minusInfinity, count: states)
+        // decisions[step * states + newState] = previous state
+        var decisions = [UInt16](repeating: 0, count: steps * states)
+        // Non-finite soft values need the careful path's comparisons throughout.
+        var finite = true
+        for value in soft where !value.isFinite || abs(value) > 1e30 { finite = false }
+        // The signed soft values of one step for each of the 8 output patterns.
+        var signed = [Float](repeating: 0, count: 8 * 3)
+        branch.withUnsafeBufferPointer { branch in
             decisions.withUnsafeMutableBufferPointer { decisions in
-                soft.withUnsafeBufferPointer { soft in
+                signed.withUnsafeMutableBufferPointer { signed in
                     for step in 0..<steps {
                         let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-                        for k in 0..<8 {
-                            branchMetric[k] = (k & 4 != 0 ? s0 : -s0) + (k & 2 != 0 ? s1 : -s1) + (k & 1 != 0 ? s2 : -s2)
+                        for pattern in 0..<8 {
+                            signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
+                            signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
+                            signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
                         }
-                        // The zero tail only ever shifts in 0: targets with the top bit set are unreachable.
-                        let targets = step < inputBits ? states : half
+                        // The zero tail: only input 0, so targets with input 1 are unreachable.
+                        let targets = step < inputBits ? states : halfStates
+                        let row = step * states
                         metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
-                                branchMetric.withUnsafeBufferPointer { bm in
-                                    let row = step * states
-                                    for t in 0..<targets {
-                                        let p0 = (t & (half - 1)) << 1
-                                        let register = (t >> (Self.newest - 1)) << Self.newest | p0
-                                        let m0 = metric[p0] + bm[Int(index[register])]
-                                        let m1 = metric[p0 | 1] + bm[Int(index[register | 1])]
-                                        let second = m1 > m0
-                                        next[t] = second ? m1 : m0
-                                        decisions[row + t] = second ? 1 : 0
+                                if step >= Self.newest && targets == states && finite {
+                                    // Every state is reachable: no unreachable predecessors to
+                                    // skip, so the choice is a select the CPU need not predict.
+                                    for target in 0..<states {
+                                        let first = (target & (halfStates - 1)) << 1
+                                        let p0 = 3 * branch[target * 2], p1 = 3 * branch[target * 2 + 1]
+                                        let c0 = metric[first] + signed[p0] + signed[p0 + 1] + signed[p0 + 2]
+                                        let c1 = metric[first + 1] + signed[p1] + signed[p1 + 1] + signed[p1 + 2]
+                                        let takeSecond = c1 > c0
+                                        next[target] = takeSecond ? c1 : c0
+                                        decisions[row + target] = UInt16(first | (takeSecond ? 1 : 0))
                                     }
-                                    for t in targets..<states { next[t] = unreachable }
+                                    return
                                 }
+                                for target in 0..<targets {
+                                    let first = (target & (halfStates - 1)) << 1
+                                    var best = minusInfinity
+                                    var from = -1
+                                    for low in 0..<2 {
+                                        let current = metric[first + low]
+                                        if current == minusInfinity { continue }
+                                        let p = 3 * branch[target * 2 + low]
+                                        let candidate = current + signed[p] + signed[p + 1] + signed[p + 2]
+                                        if candidate > best { best = candidate; from = first + low }
+                                    }
+                                    next[target] = best
+                                    if from >= 0 { decisions[row + target] = UInt16(from) }
+                                }
+                                for target in targets..<states { next[target] = minusInfinity }
                             }
                         }
                         swap(&metric, &next)
@@ -102,7 +128,7 @@ public struct ConvolutionalCode: Sendable {
         var state = 0
         for step in stride(from: steps - 1, through: 0, by: -1) {
             bits[step] = UInt8(state >> (Self.newest - 1))   // the input that entered at this step
-            state = ((state & (half - 1)) << 1) | Int(decisions[step * states + state])
+            state = Int(decisions[step * states + state])
         }
         return Array(bits.prefix(inputBits))
     }

@@ -70,14 +70,14 @@ public struct WatermarkEmbedder: Sendable {
         }
     }
 
-    /// Reads `reader` to its end and writes the marked audio to `writer` (which the
-    /// caller finishes), block by block in bounded memory; returns the input's levels.
-    public func embed(from reader: AudioFileReader, to writer: AudioFileWriter) throws -> SignalLevels {
+    /// Reads `reader` to its end and hands the marked audio, in order and in blocks, to
+    /// `output` (an `AudioFileWriter`'s or `BackgroundAudioWriter`'s `write`), in bounded
+    /// memory; returns the input's levels.
+    public func embed(from reader: AudioFileReader,
+                      output: (UnsafeBufferPointer<Float>) throws -> Void) throws -> SignalLevels {
         let stream = try StreamingEmbedder(embedder: self, sampleRate: reader.info.sampleRate, channels: reader.info.channels)
-        try reader.forEachBlock { block in
-            try stream.feed(block) { try writer.write($0) }
-        }
-        try stream.finish { try writer.write($0) }
+        try reader.forEachBlock { try stream.feed($0, output: output) }
+        try stream.finish(output: output)
         return stream.levels
     }
 }

@@ -52,9 +52,10 @@ struct DetectCommand: ParsableCommand {
         let started = clock()
         let reader = try AudioFileReader(path: path)
         let recording: RecordingDetector
-        do { recording = try RecordingDetector(detector: detector, inputRate: reader.info.sampleRate, channels: reader.info.channels) }
+        // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
+        do { recording = try RecordingDetector(detector: detector, inputRate: reader.info.sampleRate, channels: 1) }
         catch let error as WatermarkError { throw CommandFailure(error.what, path, error.reason) }
-        try reader.forEachBlock { recording.feed($0) }
+        try reader.forEachMonoBlock { recording.feed($0) }
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
         let detections = recording.finish(duration: duration)
         if timings {

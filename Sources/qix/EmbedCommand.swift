@@ -46,15 +46,23 @@ struct EmbedCommand: ParsableCommand {
         let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength)
         let writer = try AudioFileWriter(path: output, sampleRate: reader.info.sampleRate, channels: reader.info.channels,
                                          encoding: reader.info.isFloat ? .float32 : .pcm16)
-        // Block by block: memory stays bounded whatever the length; on any error the
-        // writer drops its partial file, so OUTPUT is complete or absent.
+        // Block by block: memory stays bounded whatever the length; encoding runs on its
+        // own thread beside the embedding. On any error the partial file is dropped, so
+        // OUTPUT is complete or absent.
+        let background = BackgroundAudioWriter(writer)
         let levels: SignalLevels
-        do { levels = try embedder.embed(from: reader, to: writer) } catch let error as WatermarkError where error.what == "cannot embed" {
+        do {
+            levels = try embedder.embed(from: reader) { try background.write($0) }
+            try background.finish()
+        } catch let error as WatermarkError where error.what == "cannot embed" {
+            background.abandon()
             throw CommandFailure(error.what, input == "-" ? "stdin" : input, "\(error.subject): \(error.reason)")
+        } catch {
+            background.abandon()
+            throw error
         }
         if levels.peak == 0 {
             StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
         }
-        try writer.finish()
     }
 }

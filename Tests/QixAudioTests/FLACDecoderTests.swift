@@ -33,6 +33,27 @@ struct FLACDecoderTests {
         return "sample \(i): \(a[i]) vs \(b[i])"
     }
 
+    @Test(arguments: [1, 2, 3])
+    func monoBlocksAreTheChannelMix(channels: Int) throws {
+        let dir = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var tone = TestSignals.sine(frequency: 1_234, amplitude: 0.6, seconds: 0.5, sampleRate: 32_000, channels: channels)
+        for i in stride(from: 0, to: tone.samples.count, by: 5) { tone.samples[i] *= -0.4 }
+        try AudioFileWriter.write(tone, to: "\(dir)/a.flac", encoding: .pcm24)
+        try AudioFileWriter.write(tone, to: "\(dir)/a.wav", encoding: .pcm24)
+        for path in ["\(dir)/a.flac", "\(dir)/a.wav"] {
+            let reference = try AudioFileReader(path: path, decodesFLACDirectly: false).readAll().mixedToMono().samples
+            // Part of a FLAC frame is read interleaved first, so the switch to mono
+            // must also mix the frames left waiting.
+            let reader = try AudioFileReader(path: path)
+            var head: [Float] = []
+            _ = try reader.read(frames: 1_001, into: &head)
+            var mono = AudioBuffer(samples: head, channels: channels, sampleRate: 32_000).mixedToMono().samples
+            try reader.forEachMonoBlock(blockFrames: 3_000) { mono.append(contentsOf: $0) }
+            #expect(Self.firstDifference(mono, reference) == nil, "\(path)")
+        }
+    }
+
     @Test func cutFileIsRefused() throws {
         let dir = try TestSignals.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
