@@ -46,7 +46,9 @@ public enum WatermarkParameters {
     public static let targetSNR = 20.2
     /// Playback speeds the detector searches, as a fraction (0.03 = +-3 %).
     public static let speedRange = 0.03
-    /// Step of the coarse speed grid searched everywhere; windows whose best
-    /// candidates fail are retried half a step to either side.
-    public static let speedStep = 0.01
+    /// Step of the coarse speed grid searched everywhere (5 speeds over +-3 %); windows
+    /// whose best candidates fail are retried half a step to either side. 1.5 % decoded
+    /// as well as 1 % at every speed tried (worst case 0.75 % off the grid) for 5/7 of the
+    /// search cost.
+    public static let speedStep = 0.015
 }
