@@ -45,11 +45,12 @@ let package = Package(
         .target(
             name: "QixScan",
             dependencies: [
-                "QixAudio", "QixWatermark",
+                "QixAudio", "QixWatermark", "QixMarkup",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .target(name: "QixDynamics"),
+        .target(name: "QixMarkup"),
+        .target(name: "QixDynamics", dependencies: ["QixMarkup"]),
         .target(name: "QixCards", dependencies: ["QixDynamics"]),
         .executableTarget(
             name: "qix",

@@ -1,3 +1,5 @@
+import QixMarkup
+
 /// Draws chosen frames of a simulation side by side as an SVG film strip, so a person can look
 /// at a scene: items' outlines, boundaries and the reference bounds, one panel per frame.
 public struct FilmStrip {
@@ -94,25 +96,10 @@ public struct FilmStrip {
             }
             for (i, o) in panel.outlines.enumerated() {
                 let color = palette[i % palette.count]
-                out += "<polygon points=\"\(o.points.map(map).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"><title>\(Self.escape(o.id))</title></polygon>\n"
+                out += "<polygon points=\"\(o.points.map(map).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"><title>\(XMLText.escape(o.id))</title></polygon>\n"
             }
             out += "</g>\n"
         }
         return out + "</svg>\n"
-    }
-
-    /// Escapes text for XML.
-    public static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -1,3 +1,5 @@
+import QixMarkup
+
 /// An animated SVG (SMIL, plays in any browser) of items' outlines over time, optionally wrapped
 /// in a small HTML page, so a person can watch a simulation.
 public struct OutlineAnimation {
@@ -44,7 +46,7 @@ public struct OutlineAnimation {
             let color = palette[k % palette.count]
             let values = tracks[k].map { $0.isEmpty ? hidden : $0 }
             out += "<polygon points=\"\(values.first ?? hidden)\" fill=\"\(color)\" fill-opacity=\"0.35\" stroke=\"\(color)\" stroke-width=\"2\">"
-            out += "<title>\(FilmStrip.escape(id))</title>"
+            out += "<title>\(XMLText.escape(id))</title>"
             out += "<animate attributeName=\"points\" dur=\"\(FilmStrip.fmt(total))s\" repeatCount=\"indefinite\" calcMode=\"discrete\" "
             out += "values=\"\(values.joined(separator: ";"))\"/></polygon>\n"
         }
@@ -53,7 +55,7 @@ public struct OutlineAnimation {
 
     /// An HTML page that plays the animation.
     public func html(title: String) -> String {
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(FilmStrip.escape(title))</title></head>\n<body>\n<h1>\(FilmStrip.escape(title))</h1>\n"
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(XMLText.escape(title))</title></head>\n<body>\n<h1>\(XMLText.escape(title))</h1>\n"
             + svg() + "</body></html>\n"
     }
 }

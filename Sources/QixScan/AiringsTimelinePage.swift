@@ -1,3 +1,5 @@
+import QixMarkup
+
 /// A self-contained HTML page showing airings on a timeline: one lane per channel,
 /// one coloured bar per airing, so a person sees at a glance when each spot aired.
 ///
@@ -18,7 +20,7 @@ public enum AiringsTimelinePage {
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" aria-label=\"airings timeline\">\n"
         for (row, channel) in channels.enumerated() {
             let y = top + lane * Double(row)
-            svg += "<text x=\"\(left - 8)\" y=\"\(fmt(y + lane * 0.65))\" text-anchor=\"end\" font-size=\"12\">\(escape(channel))</text>\n"
+            svg += "<text x=\"\(left - 8)\" y=\"\(fmt(y + lane * 0.65))\" text-anchor=\"end\" font-size=\"12\">\(XMLText.escape(channel))</text>\n"
             svg += "<rect x=\"\(left)\" y=\"\(fmt(y + 2))\" width=\"\(width)\" height=\"\(fmt(lane - 4))\" fill=\"#f3f3f3\"/>\n"
         }
         for tick in 0...5 {
@@ -26,7 +28,7 @@ public enum AiringsTimelinePage {
             let x = left + width * Double(tick) / 5
             let label = WallClockTime(secondsSinceEpoch: t).iso8601.replacingOccurrences(of: "T", with: " ")
             svg += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(top - 4))\" x2=\"\(fmt(x))\" y2=\"\(fmt(height - 30))\" stroke=\"#ccc\"/>\n"
-            svg += "<text x=\"\(fmt(x))\" y=\"\(fmt(height - 14))\" text-anchor=\"middle\" font-size=\"10\">\(escape(String(label.prefix(19))))</text>\n"
+            svg += "<text x=\"\(fmt(x))\" y=\"\(fmt(height - 14))\" text-anchor=\"middle\" font-size=\"10\">\(XMLText.escape(String(label.prefix(19))))</text>\n"
         }
         for airing in timed {
             let row = channels.firstIndex(of: airing.channel ?? "(no channel)") ?? 0
@@ -35,7 +37,7 @@ public enum AiringsTimelinePage {
             let w = max(2, width * (airing.end - airing.start) / span)
             let y = top + lane * Double(row) + 4
             svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(lane - 8))\" fill=\"\(color(airing.id, in: ids))\">"
-            svg += "<title>\(airing.id) on \(escape(airing.channel ?? "?")) at \(airing.wallclockStart!.iso8601), \(fmt(airing.end - airing.start)) s</title></rect>\n"
+            svg += "<title>\(airing.id) on \(XMLText.escape(airing.channel ?? "?")) at \(airing.wallclockStart!.iso8601), \(fmt(airing.end - airing.start)) s</title></rect>\n"
         }
         svg += "</svg>"
 
@@ -46,19 +48,19 @@ public enum AiringsTimelinePage {
         }
         var rows = ""
         for a in airings {
-            rows += "<tr><td><code>\(a.id)</code></td><td>\(escape(a.channel ?? ""))</td><td>\(a.wallclockStart?.iso8601 ?? "")</td>"
-            rows += "<td>\(escape(a.recording))</td><td>\(fmt(a.start))</td><td>\(fmt(a.end))</td><td>\(fmt(a.score))</td></tr>\n"
+            rows += "<tr><td><code>\(a.id)</code></td><td>\(XMLText.escape(a.channel ?? ""))</td><td>\(a.wallclockStart?.iso8601 ?? "")</td>"
+            rows += "<td>\(XMLText.escape(a.recording))</td><td>\(fmt(a.start))</td><td>\(fmt(a.end))</td><td>\(fmt(a.score))</td></tr>\n"
         }
         return """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <html lang="en"><head><meta charset="utf-8"><title>\(XMLText.escape(title))</title>
             <style>
             body{font-family:system-ui,sans-serif;margin:24px;color:#222}
             ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:16px}
             ul.legend span{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}
             table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}
             </style></head><body>
-            <h1>\(escape(title))</h1>
+            <h1>\(XMLText.escape(title))</h1>
             <p>\(airings.count) airing\(airings.count == 1 ? "" : "s") of \(ids.count) ID\(ids.count == 1 ? "" : "s") on \(channels.count) channel\(channels.count == 1 ? "" : "s"). Times are UTC.</p>
             \(svg)
             <ul class="legend">
@@ -82,19 +84,6 @@ public enum AiringsTimelinePage {
         return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
 }
 
 extension String {
