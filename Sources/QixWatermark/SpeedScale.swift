@@ -59,18 +59,17 @@ struct SpeedScale {
     /// detrended: each value minus its band's mean over +-`detrendHops`, which removes
     /// the host's slowly varying up/down imbalance and keeps the slot-rate chips.
     ///
-    /// With `floors` (a noise-floor energy per band), each value is then weighted by
-    /// max(0, 1 - floor / energy): the share of the tile's energy above the floor, which
-    /// is where the host (and so the mark) can be; noise-only hops count for nothing.
-    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float]? = nil,
-                    into stats: inout [Float]) {
+    /// Each value is then weighted by max(0, 1 - floor / energy) with the band's noise
+    /// floor (`floors`): the share of the tile's energy above the floor, which is where the
+    /// host (and so the mark) can be; noise-only hops count for nothing.
+    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float], into stats: inout [Float]) {
         let bandCount = P.bandCount
         let hops = range.count
         stats.removeAll(keepingCapacity: true)
         stats.append(contentsOf: repeatElement(0, count: hops * bandCount))
         guard hops > 0 else { return }
         var half = [Float](repeating: 0, count: 2 * bandCount)
-        var floorWeights = [Float](repeating: 1, count: floors == nil ? 0 : hops * bandCount)
+        var floorWeights = [Float](repeating: 1, count: hops * bandCount)
         let width = HopSpectra.width
         spectra.power.withUnsafeBufferPointer { power in
             stats.withUnsafeMutableBufferPointer { out in
@@ -91,9 +90,7 @@ struct SpeedScale {
                                         let up = half[2 * b], down = half[2 * b + 1]
                                         let total = up + down
                                         out[h * bandCount + b] = total > 1e-12 ? (up - down) / total : 0
-                                        if let floors {
-                                            floorWeights[h * bandCount + b] = total > floors[b] ? 1 - floors[b] / total : 0
-                                        }
+                                        floorWeights[h * bandCount + b] = total > floors[b] ? 1 - floors[b] / total : 0
                                     }
                                 }
                             }
@@ -103,9 +100,7 @@ struct SpeedScale {
             }
         }
         Self.detrend(&stats, hops: hops, bands: bandCount, radius: Self.detrendHops)
-        if floors != nil {
-            for i in 0..<stats.count { stats[i] *= floorWeights[i] }
-        }
+        for i in 0..<stats.count { stats[i] *= floorWeights[i] }
     }
 
     /// Noise floor per band: the `percentile` of the band's energy over hops `range`.
