@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 import QixCards
 
 /// Access to corpus/scenes/cards for the tests.
@@ -16,16 +12,8 @@ enum Corpus {
 
     static func bytes(_ name: String) throws -> [UInt8] {
         let path = directory + name
-        guard let f = fopen(path, "rb") else { throw Missing(path: path) }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, 65536, f) }
-            out.append(contentsOf: chunk[0..<n])
-            if n < 65536 { break }
-        }
-        return out
+        guard let data = FileManager.default.contents(atPath: path) else { throw Missing(path: path) }
+        return [UInt8](data)
     }
 
     static func text(_ name: String) throws -> String { String(decoding: try bytes(name), as: UTF8.self) }
@@ -35,17 +23,5 @@ enum Corpus {
         let deck = try Deck.load(try bytes(deckName))
         let gestures = try gestureName.map { try GestureScript.load(try bytes($0), deck: deck) } ?? GestureScript()
         return try CardDeck(deck: deck, gestures: gestures)
-    }
-
-    /// Names in the corpus directory with a suffix, sorted.
-    static func names(endingWith suffix: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if name.hasSuffix(suffix) { out.append(name) }
-        }
-        return out.sorted()
     }
 }
