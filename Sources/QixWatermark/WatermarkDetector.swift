@@ -71,15 +71,17 @@ public final class WatermarkDetector {
         // at either edge, folded on its own, is searched too.
         let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
         var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
-        var stats: [Float] = []
         var fold = FrameFold(), edgeFold = FrameFold()
         var folded: [Float] = []
         let floors = speeds[0].floors(spectra, hops: hops)
         let spectrumSize = P.bandCount * SyncCorrelator.spectrumSize
         var prefix: [Float] = []
         var windowSpectra = [Float](repeating: 0, count: spectrumSize)
+        // Every speed's statistics in one pass over the spectra; each is released once folded.
+        var allStats = SpeedScale.statistics(speeds, of: spectra, hops: hops, floors: floors)
         for (index, scale) in speeds.enumerated() {
-            scale.statistics(spectra, hops: hops, floors: floors, into: &stats)
+            let stats = allStats[index]
+            allStats[index] = []
             fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
             // Running sums of the chunks' band spectra: any window's spectra is one difference.
             prefix.removeAll(keepingCapacity: true)
