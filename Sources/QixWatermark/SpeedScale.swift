@@ -170,8 +170,8 @@ struct SpeedScale {
             }
         }
         return energies.map { values in
-            let sorted = values.sorted()
-            return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * percentile))]
+            var values = values
+            return Percentile.value(&values, at: percentile)
         }
     }
 
