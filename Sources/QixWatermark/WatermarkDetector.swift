@@ -25,13 +25,18 @@ public final class WatermarkDetector {
     private let decoder: FrameDecoder
     private let speeds: [SpeedScale]
 
-    /// A detector for `key`.
-    public init(key: WatermarkKey) {
+    /// Whether playback speeds other than 1 are searched.
+    public let searchesSpeed: Bool
+
+    /// A detector for `key`; `searchesSpeed: false` looks at the original speed only (for
+    /// measuring what the speed search costs, or audio known not to be sped up).
+    public init(key: WatermarkKey, searchesSpeed: Bool = true) {
         self.key = key
+        self.searchesSpeed = searchesSpeed
         layout = WatermarkLayout(key: key)
         correlator = SyncCorrelator(layout: layout)
         decoder = FrameDecoder(layout: layout, key: key)
-        speeds = SpeedScale.grid.map { SpeedScale(speed: $0) }
+        speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
     }
 
     /// Detects IDs in a whole in-memory buffer.
@@ -147,7 +152,7 @@ public final class WatermarkDetector {
                 continue
             }
             // The coarse grid can be half a step off: refine around promising candidates.
-            refine: for candidate in candidates[w] where candidate.z >= Self.refineZ {
+            refine: for candidate in candidates[w] where searchesSpeed && candidate.z >= Self.refineZ {
                 for step in [-0.5, 0.5] {
                     let speed = speeds[candidate.speed].speed + step * P.speedStep
                     let (window, offset) = w >= windows.count
