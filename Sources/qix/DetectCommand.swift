@@ -14,7 +14,8 @@ struct DetectCommand: ParsableCommand {
             With --json: one object per input per line, in input order: \
             {"file", "duration", "detections": [{"message", "start", "end", "score"}]}. \
             An unreadable input prints an error on stderr, is skipped, and the exit code is 1 at the end; \
-            finding nothing is not an error (exit 0). On a terminal, inputs of 10 minutes or more             show their progress on stderr while they are read.
+            finding nothing is not an error (exit 0). On a terminal, inputs of 10 minutes or more \
+            show their progress on stderr while they are read.
             """)
 
     @Argument(help: "Audio files to scan.")
