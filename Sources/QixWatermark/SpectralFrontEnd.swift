@@ -53,7 +53,6 @@ public final class SpectralFrontEnd {
     private var pending: [Float]
     private var mono: [Float] = []
     private var converted: [Float] = []
-    private var zeros: [Float] = []
     private var finished = false
 
     /// A front end for interleaved `channels`-channel audio at `inputRate` Hz.
@@ -144,10 +143,8 @@ public final class SpectralFrontEnd {
         let frames = (pending.count - n) / hop + 1
         let width = HopSpectra.width, low = HopSpectra.lowBin
         let first = spectra.power.count
-        // Rows start at zero (a silent frame keeps its zero row); appending from a zero
-        // buffer is a copy, where appending a repeated element goes value by value.
-        if zeros.count < frames * width { zeros = [Float](repeating: 0, count: frames * width) }
-        zeros.withUnsafeBufferPointer { spectra.power.append(contentsOf: $0[0..<(frames * width)]) }
+        // Rows start at zero: a silent frame keeps its zero row.
+        spectra.power.appendZeros(frames * width)
         let input = fft.input, s = fft.spectrum
         pending.withUnsafeBufferPointer { x in
             window.withUnsafeBufferPointer { window in

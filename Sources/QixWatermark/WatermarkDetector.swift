@@ -90,7 +90,7 @@ public final class WatermarkDetector {
             fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
             // Running sums of the chunks' band spectra: any window's spectra is one difference.
             prefix.removeAll(keepingCapacity: true)
-            prefix.append(contentsOf: repeatElement(0, count: (fold.chunkCount + 1) * spectrumSize))
+            prefix.appendZeros((fold.chunkCount + 1) * spectrumSize)
             fold.values.withUnsafeBufferPointer { values in
                 prefix.withUnsafeMutableBufferPointer { p in
                     for chunk in 0..<fold.chunkCount {
