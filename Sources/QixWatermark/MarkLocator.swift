@@ -14,8 +14,7 @@ struct MarkLocator {
         let upper = min(spectra.endHop, hops.upperBound + margin)
         guard upper - lower > 2 * P.hopsPerSlot else { return hops }
         let bands = P.bandCount, period = P.hopsPerFrame
-        var stats: [Float] = []
-        SpeedScale(speed: speed).statistics(spectra, hops: lower..<upper, floors: floors, into: &stats)
+        let stats = SpeedScale(speed: speed).statistics(spectra, hops: lower..<upper, floors: floors)
         let count = upper - lower
         // Each band to unit RMS, as the detector's windows are.
         var scale = [Float](repeating: 0, count: bands)

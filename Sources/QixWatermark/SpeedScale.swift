@@ -45,10 +45,10 @@ struct SpeedScale {
     }
 
     /// The chip statistic (U - D) / (U + D) of every band for hops `range` of `spectra`
-    /// (global hop indices), at this speed, row-major (`bandCount` per hop) in `stats`;
-    /// see `statistics(_:of:hops:floors:)`.
-    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float], into stats: inout [Float]) {
-        stats = Self.statistics([self], of: spectra, hops: range, floors: floors)[0]
+    /// (global hop indices), at this speed, row-major (`bandCount` per hop); see
+    /// `statistics(_:of:hops:floors:)`.
+    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float]) -> [Float] {
+        Self.statistics([self], of: spectra, hops: range, floors: floors)[0]
     }
 
     /// The chip statistic (U - D) / (U + D) of every band for hops `range` of `spectra`

@@ -244,8 +244,7 @@ public final class WatermarkDetector {
         let range = Self.edgeHops(edge, of: hops, speed: speed)
         let margin = SpeedScale.detrendHops
         let first = max(spectra.firstHop, range.lowerBound - margin), last = min(spectra.endHop, range.upperBound + margin)
-        var stats: [Float] = []
-        SpeedScale(speed: speed).statistics(spectra, hops: first..<last, floors: floors, into: &stats)
+        let stats = SpeedScale(speed: speed).statistics(spectra, hops: first..<last, floors: floors)
         var fold = FrameFold()
         let window = edgeWindow(stats, statsFirstHop: first, hops: range, speed: speed, fold: &fold)
         return (window, correlator.correlate(window).offset)
@@ -267,10 +266,9 @@ public final class WatermarkDetector {
         let first = max(spectra.firstHop, Int(Double(chunks.lowerBound) * period / speed) - margin)
         let last = chunks.upperBound >= nominalChunks ? spectra.endHop
             : min(spectra.endHop, Int(Double(chunks.upperBound) * period / speed) + margin)
-        var stats: [Float] = []
         var fold = FrameFold()
         var window: [Float] = []
-        SpeedScale(speed: speed).statistics(spectra, hops: first..<max(first, last), floors: floors, into: &stats)
+        let stats = SpeedScale(speed: speed).statistics(spectra, hops: first..<max(first, last), floors: floors)
         fold.fold(stats, firstHop: first, speed: speed)
         let upper = chunks.upperBound >= nominalChunks ? fold.endChunk : min(fold.endChunk, chunks.upperBound)
         fold.window(min(chunks.lowerBound, upper)..<upper, into: &window)
