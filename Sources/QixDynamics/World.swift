@@ -138,9 +138,14 @@ final class World {
         if continuousCollision { solveContinuous() }
         updateRest(dt)
         if trackTouching {
+            // Appended to a local array (an append to the class property checks exclusivity
+            // every time).
+            var keys = touchingKeys
+            touchingKeys = []
             contacts.withUnsafeBufferPointer { cp in
-                for k in 0..<cp.count where cp[k].touching { touchingKeys.append(cp[k].key) }
+                for k in 0..<cp.count where cp[k].touching { keys.append(cp[k].key) }
             }
+            touchingKeys = keys
         }
     }
 
