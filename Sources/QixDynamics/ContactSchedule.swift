@@ -18,12 +18,19 @@ struct ContactSchedule {
     private var fill: [Int32] = []
     /// Union-find links to the next batch that may still have a free lane.
     private var nextOpen: [Int32] = []
+    /// What the current schedule was built from: each contact's pair key and which of its
+    /// bodies move (bit 0: a, bit 1: b), and the lane count. The schedule is a function of
+    /// exactly these, so when a step has the same contacts in the same order it is kept.
+    private var builtKeys: [UInt64] = []
+    private var builtMovable: [UInt8] = []
+    private var builtWidth = 0
 
     /// Schedules `contacts` into batches of `width` lanes; `masses` holds each body's inverse
     /// mass (x) and inverse inertia (y).
     mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, masses: UnsafeBufferPointer<SIMD2<Double>>,
                         width: Int) {
         let bodyCount = masses.count, contactCount = contacts.count
+        if isBuilt(for: contacts, masses: masses, width: width) { return }
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
         // At most one batch per contact: size the work arrays once, then use them through pointers.
         fill.setCount(contactCount + 1, filler: 0)
@@ -62,11 +69,39 @@ struct ContactSchedule {
                 }
             }
         }
+        builtWidth = width
         slots.setCount(batchCount * width, filler: -1)
         slots.withUnsafeMutableBufferPointer { out in
             for i in 0..<out.count { out[i] = -1 }
             for k in 0..<contactCount { out[Int(slotOfContact[k])] = Int32(k) }
         }
+    }
+}
+
+extension ContactSchedule {
+    /// Whether the schedule was built for these contacts (same pairs in the same order, same
+    /// movable bodies); if not, records them for the build that follows.
+    private mutating func isBuilt(for contacts: UnsafeBufferPointer<ContactConstraint>,
+                                  masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) -> Bool {
+        let contactCount = contacts.count
+        var same = width == builtWidth && builtKeys.count == contactCount
+        builtKeys.setCount(contactCount, filler: 0)
+        builtMovable.setCount(contactCount, filler: 0)
+        builtKeys.withUnsafeMutableBufferPointer { keys in
+            builtMovable.withUnsafeMutableBufferPointer { movable in
+                for k in 0..<contactCount {
+                    let c = contacts[k]
+                    let m = UInt8(masses[c.a].x > 0 ? 1 : 0) | UInt8(masses[c.b].x > 0 ? 2 : 0)
+                    if keys[k] != c.key || movable[k] != m {
+                        same = false
+                        keys[k] = c.key
+                        movable[k] = m
+                    }
+                }
+            }
+        }
+        if !same { builtWidth = 0 }
+        return same
     }
 }
 
