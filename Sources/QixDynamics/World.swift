@@ -196,19 +196,19 @@ final class World {
                         contactSolver.restitution(S)
                         contactSolver.store(into: cp)
                         // Finalize placements.
+                        // In place: a copy of the large Body record costs two memcpy calls per body.
                         for i32 in items {
                             let i = Int(i32)
-                            if B[i].invMass == 0 { continue }
-                            var b = B[i]
-                            b.center = b.center0 + S[i].dp
+                            let b = B + i
+                            if b.pointee.invMass == 0 { continue }
+                            b.pointee.center = b.pointee.center0 + S[i].dp
                             if S[i].dAngle != 0 {
-                                b.angle = b.angle0 + S[i].dAngle
-                                b.q = Rotation(angle: b.angle)
+                                b.pointee.angle = b.pointee.angle0 + S[i].dAngle
+                                b.pointee.q = Rotation(angle: b.pointee.angle)
                             }
-                            b.origin = b.center - b.q.rotate(b.localCenter)
-                            b.force = .zero
-                            b.torque = 0
-                            B[i] = b
+                            b.pointee.origin = b.pointee.center - b.pointee.q.rotate(b.pointee.localCenter)
+                            b.pointee.force = .zero
+                            b.pointee.torque = 0
                         }
                     }
                 }
