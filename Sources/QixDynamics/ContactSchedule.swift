@@ -18,19 +18,21 @@ struct ContactSchedule {
     private var fill: [Int32] = []
     /// Union-find links to the next batch that may still have a free lane.
     private var nextOpen: [Int32] = []
-    /// What the current schedule was built from: each contact's pair key and which of its
-    /// bodies move (bit 0: a, bit 1: b), and the lane count. The schedule is a function of
-    /// exactly these, so when a step has the same contacts in the same order it is kept.
+    /// What the current schedule was built from: the contacts' pair keys, which bodies move,
+    /// and the lane count. The schedule is a function of exactly these, so when a step has the
+    /// same contacts in the same order and the same movable bodies it is kept.
     private var builtKeys: [UInt64] = []
-    private var builtMovable: [UInt8] = []
+    private var builtMovable: [Bool] = []
     private var builtWidth = 0
 
-    /// Schedules `contacts` into batches of `width` lanes; `masses` holds each body's inverse
-    /// mass (x) and inverse inertia (y).
-    mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, masses: UnsafeBufferPointer<SIMD2<Double>>,
-                        width: Int) {
+    /// Schedules `contacts` (pair keys `keys`) into batches of `width` lanes; `masses` holds each
+    /// body's inverse mass (x) and inverse inertia (y).
+    mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>,
+                        masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) {
         let bodyCount = masses.count, contactCount = contacts.count
-        if isBuilt(for: contacts, masses: masses, width: width) { return }
+        // Without a key per contact nothing is recorded, and the schedule is not kept.
+        let recorded = keys.count == contactCount
+        if recorded && isBuilt(for: keys, masses: masses, width: width) { return }
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
         // At most one batch per contact: size the work arrays once, then use them through pointers.
         fill.setCount(contactCount + 1, filler: 0)
@@ -69,7 +71,7 @@ struct ContactSchedule {
                 }
             }
         }
-        builtWidth = width
+        builtWidth = recorded ? width : 0
         slots.setCount(batchCount * width, filler: -1)
         slots.withUnsafeMutableBufferPointer { out in
             for i in 0..<out.count { out[i] = -1 }
@@ -79,25 +81,24 @@ struct ContactSchedule {
 }
 
 extension ContactSchedule {
-    /// Whether the schedule was built for these contacts (same pairs in the same order, same
-    /// movable bodies); if not, records them for the build that follows.
-    private mutating func isBuilt(for contacts: UnsafeBufferPointer<ContactConstraint>,
-                                  masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) -> Bool {
-        let contactCount = contacts.count
-        var same = width == builtWidth && builtKeys.count == contactCount
-        builtKeys.setCount(contactCount, filler: 0)
-        builtMovable.setCount(contactCount, filler: 0)
-        builtKeys.withUnsafeMutableBufferPointer { keys in
-            builtMovable.withUnsafeMutableBufferPointer { movable in
-                for k in 0..<contactCount {
-                    let c = contacts[k]
-                    let m = UInt8(masses[c.a].x > 0 ? 1 : 0) | UInt8(masses[c.b].x > 0 ? 2 : 0)
-                    if keys[k] != c.key || movable[k] != m {
-                        same = false
-                        keys[k] = c.key
-                        movable[k] = m
-                    }
-                }
+    /// Whether the schedule was built for these contact keys and movable bodies; if not,
+    /// records them for the build that follows. (Compact arrays: the contacts themselves are
+    /// large records and are not read here.)
+    private mutating func isBuilt(for keys: UnsafeBufferPointer<UInt64>, masses: UnsafeBufferPointer<SIMD2<Double>>,
+                                  width: Int) -> Bool {
+        var same = width == builtWidth && builtKeys.count == keys.count && builtMovable.count == masses.count
+        builtKeys.setCount(keys.count, filler: 0)
+        builtMovable.setCount(masses.count, filler: false)
+        builtKeys.withUnsafeMutableBufferPointer { built in
+            for k in 0..<keys.count where built[k] != keys[k] {
+                same = false
+                built[k] = keys[k]
+            }
+        }
+        builtMovable.withUnsafeMutableBufferPointer { built in
+            for i in 0..<masses.count where built[i] != (masses[i].x > 0) {
+                same = false
+                built[i] = masses[i].x > 0
             }
         }
         if !same { builtWidth = 0 }

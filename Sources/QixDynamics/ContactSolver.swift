@@ -8,10 +8,12 @@ struct ContactSolver {
     private var batches: [ContactBatch] = []
     private var masses: [SIMD2<Double>] = []
 
-    /// Schedules the contacts and fills the batches for one step: anchors, effective masses,
-    /// softness, approach speeds (for restitution) and last step's impulses (warm starting).
+    /// Schedules the contacts (`keys`: their pair keys) and fills the batches for one step:
+    /// anchors, effective masses, softness, approach speeds (for restitution) and last step's
+    /// impulses (warm starting).
     mutating func prepare(
-        _ contacts: UnsafeBufferPointer<ContactConstraint>, bodies: UnsafePointer<Body>, bodyCount: Int,
+        _ contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>, bodies: UnsafePointer<Body>,
+        bodyCount: Int,
         states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
     ) {
         let width = Lanes.scalarCount
@@ -19,7 +21,7 @@ struct ContactSolver {
         masses.setCount(bodyCount, filler: .zero)
         masses.withUnsafeMutableBufferPointer { mp in
             for i in 0..<bodyCount { mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia) }
-            schedule.build(contacts: contacts, masses: UnsafeBufferPointer(mp), width: width)
+            schedule.build(contacts: contacts, keys: keys, masses: UnsafeBufferPointer(mp), width: width)
         }
         let batchCount = schedule.slots.count / width
         batches.setCount(batchCount, filler: ContactBatch())

@@ -171,8 +171,8 @@ public final class DynamicAnimator {
         var touched = world.touchingKeys
         PairKeySort.sort(&touched)
         touched = uniqued(touched)
-        var atEnd: [UInt64] = []
-        for c in world.contacts where c.touching { atEnd.append(c.key) }
+        // The touching contacts of the last step.
+        var atEnd = world.stepTouchingKeys
         PairKeySort.sort(&atEnd)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)

@@ -50,7 +50,9 @@ extension World {
         swap(&contacts, &oldContacts)
         contacts.removeAll(keepingCapacity: true)
         let bodyCount = bodies.count
-        oldContacts.withUnsafeBufferPointer { pairTable.rebuild(contacts: $0, bodyCount: bodyCount) }
+        // Last step's keys stand for last step's contacts (rebuilt from them if they do not match).
+        if contactKeys.count != oldContacts.count { contactKeys = oldContacts.map(\.key) }
+        contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, bodyCount: bodyCount) }
         pairs.removeAll(keepingCapacity: true)
         let items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
@@ -71,6 +73,12 @@ extension World {
         contacts = []
         found.removeAll(keepingCapacity: true)
         found.reserveCapacity(pairs.count)
+        var keys = contactKeys
+        contactKeys = []
+        keys.removeAll(keepingCapacity: true)
+        var touching = stepTouchingKeys
+        stepTouchingKeys = []
+        touching.removeAll(keepingCapacity: true)
         vertices.withUnsafeBufferPointer { vp in
             normals.withUnsafeBufferPointer { np in
                 placedVertices.withUnsafeBufferPointer { pvp in
@@ -85,6 +93,8 @@ extension World {
                                         for pair in pp {
                                             if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, shapes, lookup, op) {
                                                 found.append(c)
+                                                keys.append(c.key)
+                                                if c.touching { touching.append(c.key) }
                                             }
                                         }
                                     }
@@ -96,6 +106,8 @@ extension World {
             }
         }
         contacts = found
+        contactKeys = keys
+        stepTouchingKeys = touching
     }
 
     /// The contact between bodies `a` and `b` (nil when they are apart or do not collide), with

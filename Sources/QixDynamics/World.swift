@@ -11,6 +11,10 @@ final class World {
     var placedNormals: [Vector2] = []
     var joints: [Joint] = []
     var contacts: [ContactConstraint] = []
+    /// The pair keys of `contacts`, and those of the touching ones, in contact order (written
+    /// by the narrow phase).
+    var contactKeys: [UInt64] = []
+    var stepTouchingKeys: [UInt64] = []
     /// Last step's contacts (warm starting), the lookup into them, and this step's candidate pairs.
     var oldContacts: [ContactConstraint] = []
     var pairTable = PairTable()
@@ -137,16 +141,7 @@ final class World {
         solve(dt)
         if continuousCollision { solveContinuous() }
         updateRest(dt)
-        if trackTouching {
-            // Appended to a local array (an append to the class property checks exclusivity
-            // every time).
-            var keys = touchingKeys
-            touchingKeys = []
-            contacts.withUnsafeBufferPointer { cp in
-                for k in 0..<cp.count where cp[k].touching { keys.append(cp[k].key) }
-            }
-            touchingKeys = keys
-        }
+        if trackTouching { touchingKeys.append(contentsOf: stepTouchingKeys) }
     }
 
     // Phase entry points for profiling (the benchmark times them one by one).
@@ -179,8 +174,10 @@ final class World {
                             B[i].center0 = B[i].center
                             B[i].angle0 = B[i].angle
                         }
-                        contactSolver.prepare(UnsafeBufferPointer(cp), bodies: B, bodyCount: bodyCount, states: S,
-                                              contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                        contactKeys.withUnsafeBufferPointer { keys in
+                            contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, bodies: B, bodyCount: bodyCount,
+                                                  states: S, contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                        }
                         for k in 0..<jp.count { js.prepare(&jp[k]) }
                         prepareMotions(B, h: h, gravity: gravity, items: items)
                         for _ in 0..<substepCount {
