@@ -7,6 +7,8 @@ struct ContactSolver {
     private var schedule = ContactSchedule()
     private var batches: [ContactBatch] = []
     private var masses: [SIMD2<Double>] = []
+    /// How many contacts the batches were filled for.
+    private var preparedCount = 0
 
     /// Schedules the contacts (`keys`: their pair keys) and fills the batches for one step:
     /// anchors, effective masses, softness, approach speeds (for restitution) and last step's
@@ -24,6 +26,7 @@ struct ContactSolver {
             schedule.build(contacts: contacts, keys: keys, masses: UnsafeBufferPointer(mp), width: width)
         }
         let batchCount = schedule.slots.count / width
+        preparedCount = contacts.count
         batches.setCount(batchCount, filler: ContactBatch())
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
@@ -135,22 +138,32 @@ struct ContactSolver {
         batch.hasP2[l] = two
     }
 
-    /// Copies the accumulated impulses back to the contacts, for next step's warm start.
-    func store(into contacts: UnsafeMutableBufferPointer<ContactConstraint>) {
-        let width = Lanes.scalarCount
+    /// Runs `body` with last step's accumulated impulses as the solver left them (the next
+    /// narrow phase warm-starts from them; copying them back into the 2.7 MB of contact records
+    /// cost a pass of its own). Nil unless the last `prepare` was for `contactCount` contacts.
+    func withImpulses<R>(contactCount: Int, _ body: (Impulses?) -> R) -> R {
         batches.withUnsafeBufferPointer { bp in
             schedule.slotOfContact.withUnsafeBufferPointer { slotOf in
-                for k in 0..<contacts.count {
-                    let slot = Int(slotOf[k])
-                    let n = slot / width, l = slot % width
-                    contacts[k].p0.normalImpulse = bp[n].p1.normalImpulse[l]
-                    contacts[k].p0.tangentImpulse = bp[n].p1.tangentImpulse[l]
-                    if contacts[k].pointCount > 1 {
-                        contacts[k].p1.normalImpulse = bp[n].p2.normalImpulse[l]
-                        contacts[k].p1.tangentImpulse = bp[n].p2.tangentImpulse[l]
-                    }
-                }
+                guard preparedCount == contactCount, let b = bp.baseAddress, let s = slotOf.baseAddress else { return body(nil) }
+                return body(Impulses(batches: b, slotOfContact: s))
             }
+        }
+    }
+
+    /// Last step's impulses seen through pointers, valid inside `withImpulses`.
+    struct Impulses {
+        let batches: UnsafePointer<ContactBatch>
+        let slotOfContact: UnsafePointer<Int32>
+
+        /// The normal and tangent impulse of point `point` (0 or 1) of last step's contact `k`.
+        @inline(__always)
+        func of(_ k: Int, point: Int) -> (normal: Double, tangent: Double) {
+            let slot = Int(slotOfContact[k])
+            let b = batches + slot / Lanes.scalarCount
+            let l = slot % Lanes.scalarCount
+            return point == 0
+                ? (b.pointee.p1.normalImpulse[l], b.pointee.p1.tangentImpulse[l])
+                : (b.pointee.p2.normalImpulse[l], b.pointee.p2.tangentImpulse[l])
         }
     }
 

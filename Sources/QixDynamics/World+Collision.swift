@@ -90,11 +90,14 @@ extension World {
                             oldContacts.withUnsafeBufferPointer { op in
                                 pairs.withUnsafeBufferPointer { pp in
                                     pairTable.withLookup { lookup in
-                                        for pair in pp {
-                                            if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, shapes, lookup, op) {
-                                                found.append(c)
-                                                keys.append(c.key)
-                                                if c.touching { touching.append(c.key) }
+                                        contactSolver.withImpulses(contactCount: op.count) { impulses in
+                                            for pair in pp {
+                                                if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, shapes, lookup, op,
+                                                                         impulses) {
+                                                    found.append(c)
+                                                    keys.append(c.key)
+                                                    if c.touching { touching.append(c.key) }
+                                                }
                                             }
                                         }
                                     }
@@ -115,7 +118,8 @@ extension World {
     @inline(__always)
     private static func contact(
         _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ shapes: ShapeArrays,
-        _ pairTable: PairTable.Lookup, _ oldContacts: UnsafeBufferPointer<ContactConstraint>
+        _ pairTable: PairTable.Lookup, _ oldContacts: UnsafeBufferPointer<ContactConstraint>,
+        _ impulses: ContactSolver.Impulses?
     ) -> ContactConstraint? {
         let A = bodies + a, Bb = bodies + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
@@ -150,16 +154,12 @@ extension World {
                                 separation: m.p1.separation, id: m.p1.id)
         }
         c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
-        if let old = pairTable.find(a, b) {
+        if let impulses, let old = pairTable.find(a, b) {
             let o = oldContacts.baseAddress! + old
             for k in 0..<c.pointCount {
                 var cp = k == 0 ? c.p0 : c.p1
-                for ok in 0..<o.pointee.pointCount {
-                    let op = ok == 0 ? o.pointee.p0 : o.pointee.p1
-                    if op.id == cp.id {
-                        cp.normalImpulse = op.normalImpulse
-                        cp.tangentImpulse = op.tangentImpulse
-                    }
+                for ok in 0..<o.pointee.pointCount where (ok == 0 ? o.pointee.p0.id : o.pointee.p1.id) == cp.id {
+                    (cp.normalImpulse, cp.tangentImpulse) = impulses.of(old, point: ok)
                 }
                 if k == 0 { c.p0 = cp } else { c.p1 = cp }
             }

@@ -20,7 +20,7 @@ final class World {
     var pairTable = PairTable()
     var broadPhase = BroadPhase()
     var pairs: [SIMD2<Int32>] = []
-    private var contactSolver = ContactSolver()
+    var contactSolver = ContactSolver()
     private var motions: [BodyMotion] = []
     /// Item bodies (dynamic or anchored, enabled), ascending.
     private(set) var itemBodies: [Int32] = []
@@ -191,7 +191,6 @@ final class World {
                             contactSolver.solve(S, invH: invH, useBias: false)
                         }
                         contactSolver.restitution(S)
-                        contactSolver.store(into: cp)
                         // Finalize placements.
                         // In place: a copy of the large Body record costs two memcpy calls per body.
                         for i32 in items {
