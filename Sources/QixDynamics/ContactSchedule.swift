@@ -45,7 +45,9 @@ struct ContactSchedule {
                     slotOfContact.withUnsafeMutableBufferPointer { slotOf in
                         for i in 0..<bodyCount { last[i] = -1 }
                         for k in 0..<contactCount {
-                            let a = contacts[k].a, b = contacts[k].b
+                            // From the compact keys when there are (the contact records are large).
+                            let a = recorded ? Int(keys[k] >> 32) : contacts[k].a
+                            let b = recorded ? Int(keys[k] & 0xFFFF_FFFF) : contacts[k].b
                             let movableA = masses[a].x > 0, movableB = masses[b].x > 0
                             let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
                             // The first batch from `after + 1` with a free lane: follow the links
