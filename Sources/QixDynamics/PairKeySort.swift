@@ -10,11 +10,17 @@ enum PairKeySort {
     /// is not shaped as expected: `sort()` is used instead.
     static let maximumRuns = 32
     static let moveBudget = 8
+    /// Lists this short are left to `sort()` (no scratch arrays to allocate).
+    static let shortList = 64
 
     /// Sorts `keys` ascending.
     static func sort(_ keys: inout [UInt64]) {
         let n = keys.count
         if n < 2 { return }
+        if n <= shortList {
+            keys.sort()
+            return
+        }
         var starts: [Int] = [0]
         let sorted = keys.withUnsafeMutableBufferPointer { k -> Bool in
             for i in 1..<n where k[i] >> 32 < k[i - 1] >> 32 {
