@@ -209,17 +209,6 @@ public final class AudioFileReader {
     }
 }
 
-extension Array where Element == Float {
-    /// Grows the array to `count` (zero-filled) and hands out its storage.
-    @usableFromInline
-    mutating func withUnsafeMutableBufferPointer<R>(
-        growingTo count: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R
-    ) rethrows -> R {
-        if self.count < count { append(contentsOf: repeatElement(0, count: count - self.count)) }
-        return try withUnsafeMutableBufferPointer { try body(UnsafeMutableBufferPointer(rebasing: $0[0 ..< count])) }
-    }
-}
-
 extension Substring {
     func trimmingCharacters() -> String {
         String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())

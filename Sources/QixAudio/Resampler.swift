@@ -82,7 +82,7 @@ public final class Resampler {
 
     private func run(input: UnsafePointer<Float>?, frames: Int, room: Int, into output: inout [Float]) {
         let start = output.count
-        output.append(contentsOf: repeatElement(0, count: room * channels))
+        output.appendZeros(room * channels)
         var consumed = 0, produced = 0
         output.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeMutableRawPointer(buffer.baseAddress! + start)

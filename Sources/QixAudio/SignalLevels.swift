@@ -61,6 +61,9 @@ public struct SignalLevels: Sendable {
         nonFiniteCount += bad
     }
 
+    /// Sum of the squares of the finite samples seen (the signal's energy).
+    public var energy: Double { sumOfSquares }
+
     /// Root mean square over the finite samples seen.
     public var rms: Double {
         let finite = count - nonFiniteCount

@@ -25,7 +25,7 @@ struct FrameFold {
         firstChunk = Int(speed * Double(firstHop)) / period
         chunkCount = max(1, Int(lastU / Double(period)) + 1 - firstChunk)
         values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: repeatElement(0, count: chunkCount * Self.chunkSize))
+        values.appendZeros(chunkCount * Self.chunkSize)
         stats.withUnsafeBufferPointer { s in
             values.withUnsafeMutableBufferPointer { v in
                 for h in 0..<hops {
@@ -51,7 +51,7 @@ struct FrameFold {
     func window(_ range: Range<Int>, into window: inout [Float]) {
         let size = Self.chunkSize, period = P.hopsPerFrame
         window.removeAll(keepingCapacity: true)
-        window.append(contentsOf: repeatElement(0, count: size))
+        window.appendZeros(size)
         values.withUnsafeBufferPointer { v in
             window.withUnsafeMutableBufferPointer { w in
                 for absolute in range where absolute >= firstChunk && absolute < endChunk {

@@ -75,11 +75,26 @@ public final class SpectralFrontEnd {
         precondition(!finished, "front end already finished")
         let frames = block.count / channels
         guard frames > 0 else { return }
+        // Mono finite input (what the file readers deliver) goes on without a copy;
+        // v - v is 0 for every finite v and NaN otherwise.
+        if channels == 1 {
+            var check: Float = 0
+            for i in 0..<frames { check += block[i] - block[i] }
+            if check == 0 {
+                process(UnsafeBufferPointer(rebasing: block[0..<frames]))
+                return
+            }
+        }
         if mono.count != frames { mono = [Float](repeating: 0, count: frames) }
         mono.withUnsafeMutableBufferPointer { out in
             ChannelMixer.mixDown(block, channels: channels, into: out)
             for i in 0..<frames where !out[i].isFinite { out[i] = 0 }
         }
+        mono.withUnsafeBufferPointer { process($0) }
+    }
+
+    /// Resamples finite mono samples to 16 kHz and analyses them.
+    private func process(_ mono: UnsafeBufferPointer<Float>) {
         if let resampler {
             converted.removeAll(keepingCapacity: true)
             resampler.process(mono, into: &converted)
@@ -110,6 +125,10 @@ public final class SpectralFrontEnd {
     }
 
     private func append(_ samples: [Float]) {
+        samples.withUnsafeBufferPointer { append($0) }
+    }
+
+    private func append(_ samples: UnsafeBufferPointer<Float>) {
         internalSamples += samples.count
         pending.append(contentsOf: samples)
         analyse()
@@ -124,7 +143,8 @@ public final class SpectralFrontEnd {
         let frames = (pending.count - n) / hop + 1
         let width = HopSpectra.width, low = HopSpectra.lowBin
         let first = spectra.power.count
-        spectra.power.append(contentsOf: repeatElement(0, count: frames * width))
+        // Rows start at zero: a silent frame keeps its zero row.
+        spectra.power.appendZeros(frames * width)
         let input = fft.input, s = fft.spectrum
         pending.withUnsafeBufferPointer { x in
             window.withUnsafeBufferPointer { window in

@@ -5,136 +5,205 @@
 /// A recording played `speed` times faster has every frequency multiplied by `speed`
 /// and every duration divided by it; the detector undoes the frequency part here and
 /// the time part when it folds hops onto the frame grid.
+///
+/// A group's energy is the integral, over its scaled interval of bin centres, of the
+/// spectrum taken as constant across each bin: the difference of one cumulative sum per
+/// hop at the group's two edges. One cumulative sum serves every speed, so the search's
+/// five speeds cost little more than one.
 struct SpeedScale {
     typealias P = WatermarkParameters
     /// Received-over-original speed (1.03 = played 3 % faster).
     let speed: Double
-    /// Contributions (stored-bin offset, half-band index, weight), sorted by bin.
-    private let bins: [Int32]
-    private let halves: [Int32]
-    private let weights: [Float]
-    /// The contributions as runs over contiguous bins, one per up/down group:
-    /// first stored bin, first contribution index, count, and half-band index.
-    private let runs: [(bin: Int, entry: Int, count: Int, half: Int)]
+    /// Group edges (group g spans edges g and g + 1): the stored bin each edge falls in,
+    /// and how far through that bin it lies (0 = its lower end).
+    private let edgeBins: [Int]
+    private let edgeFractions: [Double]
 
-    /// Builds the bin map for `speed`: each half band's interval of bin centres, scaled,
-    /// split over the received bins it overlaps.
+    /// Up/down groups per frame row.
+    static let groupCount = 2 * P.bandCount * P.binsPerHalfBand / P.binsPerGroup
+    /// The half band (2 b = band b's up half, 2 b + 1 its down half) of each group.
+    static let groupHalves: [Int] = {
+        let groupsPerBand = groupCount / P.bandCount
+        return (0..<groupCount).map { 2 * ($0 / groupsPerBand) + ($0 % groupsPerBand) % 2 }
+    }()
+
+    /// Builds the edge map for `speed`: each group's interval of bin centres, scaled.
     init(speed: Double) {
         self.speed = speed
-        var bins: [Int32] = [], halves: [Int32] = [], weights: [Float] = []
-        let groupCount = 2 * P.bandCount * P.binsPerHalfBand / P.binsPerGroup
-        let groupsPerBand = groupCount / P.bandCount
-        for group in 0..<groupCount {
-            let lower = speed * (Double(P.firstBin + group * P.binsPerGroup) - 0.5)
-            let upper = speed * (Double(P.firstBin + (group + 1) * P.binsPerGroup) - 0.5)
-            let half = 2 * (group / groupsPerBand) + (group % groupsPerBand) % 2
-            var k = Int((lower + 0.5).rounded(.down))
-            while Double(k) - 0.5 < upper {
-                let overlap = min(upper, Double(k) + 0.5) - max(lower, Double(k) - 0.5)
-                if overlap > 1e-6, k >= HopSpectra.lowBin, k < HopSpectra.highBin {
-                    bins.append(Int32(k - HopSpectra.lowBin))
-                    halves.append(Int32(half))
-                    weights.append(Float(overlap))
-                }
-                k += 1
-            }
+        let width = HopSpectra.width
+        var bins: [Int] = [], fractions: [Double] = []
+        for edge in 0...Self.groupCount {
+            // Stored bin j covers [j - 0.5, j + 0.5] in stored-bin units.
+            let x = speed * (Double(P.firstBin + edge * P.binsPerGroup) - 0.5) - Double(HopSpectra.lowBin)
+            let position = min(max(x + 0.5, 0), Double(width))
+            let bin = min(width - 1, Int(position.rounded(.down)))
+            bins.append(bin)
+            fractions.append(position - Double(bin))
         }
-        self.bins = bins
-        self.halves = halves
-        self.weights = weights
-        var runs: [(bin: Int, entry: Int, count: Int, half: Int)] = []
-        for e in 0..<bins.count {
-            if let last = runs.last, last.half == Int(halves[e]), last.bin + last.count == Int(bins[e]),
-               last.entry + last.count == e {
-                runs[runs.count - 1].count += 1
-            } else {
-                runs.append((Int(bins[e]), e, 1, Int(halves[e])))
-            }
-        }
-        self.runs = runs
+        edgeBins = bins
+        edgeFractions = fractions
     }
 
     /// The chip statistic (U - D) / (U + D) of every band for hops `range` of `spectra`
-    /// (global hop indices), written row-major (`bandCount` per hop) into `stats`, then
-    /// detrended: each value minus its band's mean over +-`detrendHops`, which removes
-    /// the host's slowly varying up/down imbalance and keeps the slot-rate chips.
+    /// (global hop indices), at this speed, row-major (`bandCount` per hop) in `stats`;
+    /// see `statistics(_:of:hops:floors:)`.
+    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float], into stats: inout [Float]) {
+        stats = Self.statistics([self], of: spectra, hops: range, floors: floors)[0]
+    }
+
+    /// The chip statistic (U - D) / (U + D) of every band for hops `range` of `spectra`
+    /// (global hop indices), one row-major array (`bandCount` per hop) per scale, each
+    /// detrended: every value minus its band's mean over +-`detrendHops`, which removes the
+    /// host's slowly varying up/down imbalance and keeps the slot-rate chips.
     ///
     /// Each value is then weighted by max(0, 1 - floor / energy) with the band's noise
     /// floor (`floors`): the share of the tile's energy above the floor, which is where the
     /// host (and so the mark) can be; noise-only hops count for nothing.
-    func statistics(_ spectra: HopSpectra, hops range: Range<Int>, floors: [Float], into stats: inout [Float]) {
-        let bandCount = P.bandCount
-        let hops = range.count
-        stats.removeAll(keepingCapacity: true)
-        stats.append(contentsOf: repeatElement(0, count: hops * bandCount))
-        guard hops > 0 else { return }
-        var half = [Float](repeating: 0, count: 2 * bandCount)
-        var floorWeights = [Float](repeating: 1, count: hops * bandCount)
-        let width = HopSpectra.width
+    static func statistics(_ scales: [SpeedScale], of spectra: HopSpectra, hops range: Range<Int>,
+                           floors floorValues: [Float]) -> [[Float]] {
+        let bands = P.bandCount, hops = range.count, width = HopSpectra.width
+        let edges = groupCount + 1, plane = hops * bands
+        guard hops > 0 else { return scales.map { _ in [] } }
+        // Every scale's statistics and floor weights, scale after scale.
+        var values = [Float](repeating: 0, count: scales.count * plane)
+        var floorWeights = [Float](repeating: 0, count: scales.count * plane)
+        let halves = groupHalves
+        // One up group and one down group per band: no accumulation needed.
+        let alternating = halves == Array(0..<groupCount)
+        // Small tables as plain buffers: the hop loop below runs without bounds checks.
+        let edgeBins = UnsafeMutableBufferPointer<Int>.allocate(capacity: scales.count * edges)
+        let edgeFractions = UnsafeMutableBufferPointer<Double>.allocate(capacity: scales.count * edges)
+        let floors = UnsafeMutableBufferPointer<Float>.allocate(capacity: bands)
+        let cumulative = UnsafeMutableBufferPointer<Double>.allocate(capacity: width + 1)
+        let edgeValues = UnsafeMutableBufferPointer<Double>.allocate(capacity: edges)
+        let half = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2 * bands)
+        defer {
+            for buffer in [edgeFractions, cumulative, edgeValues, half] { buffer.deallocate() }
+            edgeBins.deallocate()
+            floors.deallocate()
+        }
+        _ = edgeBins.initialize(from: scales.flatMap(\.edgeBins))
+        _ = edgeFractions.initialize(from: scales.flatMap(\.edgeFractions))
+        _ = floors.initialize(from: floorValues)
+        cumulative[0] = 0
         spectra.power.withUnsafeBufferPointer { power in
-            stats.withUnsafeMutableBufferPointer { out in
-                bins.withUnsafeBufferPointer { bins in
-                    halves.withUnsafeBufferPointer { halves in
-                        weights.withUnsafeBufferPointer { weights in
-                            half.withUnsafeMutableBufferPointer { half in
-                                for h in 0..<hops {
-                                    let row = (range.lowerBound + h - spectra.firstHop) * width
-                                    for i in 0..<half.count { half[i] = 0 }
-                                    for run in runs {
-                                        var sum: Float = 0
-                                        let base = row + run.bin
-                                        for i in 0..<run.count { sum += weights[run.entry + i] * power[base + i] }
-                                        half[run.half] += sum
-                                    }
-                                    for b in 0..<bandCount {
-                                        let up = half[2 * b], down = half[2 * b + 1]
-                                        let total = up + down
-                                        out[h * bandCount + b] = total > 1e-12 ? (up - down) / total : 0
-                                        floorWeights[h * bandCount + b] = total > floors[b] ? 1 - floors[b] / total : 0
-                                    }
+            values.withUnsafeMutableBufferPointer { out in
+                floorWeights.withUnsafeMutableBufferPointer { weightsOut in
+                    for h in 0..<hops {
+                        let row = UnsafeBufferPointer(rebasing: power[((range.lowerBound + h - spectra.firstHop) * width)...])
+                        // Double: the low bands' energy can exceed the high bands' by 10^6.
+                        var sum = 0.0
+                        for k in 0..<width {
+                            sum += Double(row[k])
+                            cumulative[k + 1] = sum
+                        }
+                        for s in 0..<scales.count {
+                            for e in 0..<edges {
+                                let bin = edgeBins[s * edges + e]
+                                edgeValues[e] = cumulative[bin] + edgeFractions[s * edges + e] * Double(row[bin])
+                            }
+                            if alternating {
+                                for b in 0..<bands {
+                                    half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
+                                    half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
                                 }
+                            } else {
+                                for i in 0..<(2 * bands) { half[i] = 0 }
+                                for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
+                            }
+                            let base = s * plane + h * bands
+                            for b in 0..<bands {
+                                let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
+                                let total = up + down
+                                let inverse = 1 / total
+                                out[base + b] = total > 1e-12 ? (up - down) * inverse : 0
+                                weightsOut[base + b] = total > floors[b] ? 1 - floors[b] * inverse : 0
                             }
                         }
                     }
                 }
             }
         }
-        Self.detrend(&stats, hops: hops, bands: bandCount, radius: Self.detrendHops)
-        for i in 0..<stats.count { stats[i] *= floorWeights[i] }
+        return values.withUnsafeBufferPointer { values in
+            floorWeights.withUnsafeBufferPointer { weights in
+                scales.indices.map { s in
+                    [Float](unsafeUninitializedCapacity: plane) { stats, initialized in
+                        detrend(UnsafeBufferPointer(rebasing: values[(s * plane)..<((s + 1) * plane)]),
+                                weights: UnsafeBufferPointer(rebasing: weights[(s * plane)..<((s + 1) * plane)]),
+                                into: stats, bands: bands, radius: detrendHops)
+                        initialized = plane
+                    }
+                }
+            }
+        }
+    }
+
+    /// The energy of each band (both halves) in one hop row, at this speed;
+    /// `cumulative` is scratch space of `row.count + 1` values.
+    private func bandEnergies(_ row: UnsafeBufferPointer<Float>, cumulative: inout [Double], into energies: inout [Float]) {
+        var sum = 0.0
+        cumulative[0] = 0
+        for k in 0..<row.count {
+            sum += Double(row[k])
+            cumulative[k + 1] = sum
+        }
+        func edge(_ e: Int) -> Double { cumulative[edgeBins[e]] + edgeFractions[e] * Double(row[edgeBins[e]]) }
+        let groupsPerBand = Self.groupCount / P.bandCount
+        energies.removeAll(keepingCapacity: true)
+        for b in 0..<P.bandCount { energies.append(Float(edge((b + 1) * groupsPerBand) - edge(b * groupsPerBand))) }
     }
 
     /// Noise floor per band: the `percentile` of the band's energy over hops `range`.
     func floors(_ spectra: HopSpectra, hops range: Range<Int>, percentile: Double = 0.05) -> [Float] {
         let bandCount = P.bandCount
         var energies = [[Float]](repeating: [], count: bandCount)
-        var half = [Float](repeating: 0, count: 2 * bandCount)
+        var row: [Float] = []
         let width = HopSpectra.width
+        var cumulative = [Double](repeating: 0, count: width + 1)
         // A subsample of hops is plenty for a percentile.
         let stride = max(1, range.count / 4000)
-        for hop in Swift.stride(from: range.lowerBound, to: range.upperBound, by: stride) {
-            let row = (hop - spectra.firstHop) * width
-            for i in 0..<half.count { half[i] = 0 }
-            for e in 0..<bins.count { half[Int(halves[e])] += weights[e] * spectra.power[row + Int(bins[e])] }
-            for b in 0..<bandCount { energies[b].append(half[2 * b] + half[2 * b + 1]) }
+        spectra.power.withUnsafeBufferPointer { power in
+            for hop in Swift.stride(from: range.lowerBound, to: range.upperBound, by: stride) {
+                let start = (hop - spectra.firstHop) * width
+                bandEnergies(UnsafeBufferPointer(rebasing: power[start..<(start + width)]), cumulative: &cumulative, into: &row)
+                for b in 0..<bandCount { energies[b].append(row[b]) }
+            }
         }
         return energies.map { values in
-            let sorted = values.sorted()
-            return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * percentile))]
+            var values = values
+            return Percentile.value(&values, at: percentile)
         }
     }
 
     /// Half-width of the detrending window in hops (+-384 ms, three slots).
     static let detrendHops = 24
 
-    /// Subtracts from each value the mean of its band over +-`radius` hops.
-    static func detrend(_ stats: inout [Float], hops: Int, bands: Int, radius: Int) {
-        var prefix = [Double](repeating: 0, count: hops + 1)
-        stats.withUnsafeMutableBufferPointer { s in
-            for b in 0..<bands {
-                for h in 0..<hops { prefix[h + 1] = prefix[h] + Double(s[h * bands + b]) }
-                for h in 0..<hops {
-                    let lo = max(0, h - radius), hi = min(hops, h + radius + 1)
-                    s[h * bands + b] -= Float((prefix[hi] - prefix[lo]) / Double(hi - lo))
+    /// Writes each value of `values` (rows of `bands`) minus its band's mean over
+    /// +-`radius` hops, times its weight, to `output`: one pass over the rows with a
+    /// running window sum per band.
+    static func detrend(_ values: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+                        into output: UnsafeMutableBufferPointer<Float>, bands: Int, radius: Int) {
+        let hops = values.count / bands
+        var sums = [Double](repeating: 0, count: bands)
+        sums.withUnsafeMutableBufferPointer { sums in
+            // The window of hop 0 is rows 0...radius (fewer at the start).
+            for h in 0..<min(hops, radius) {
+                for b in 0..<bands { sums[b] += Double(values[h * bands + b]) }
+            }
+            let full = 1 / Double(2 * radius + 1)
+            for h in 0..<hops {
+                let entering = h + radius, leaving = h - radius - 1
+                if entering < hops {
+                    for b in 0..<bands { sums[b] += Double(values[entering * bands + b]) }
+                }
+                if leaving >= 0 {
+                    for b in 0..<bands { sums[b] -= Double(values[leaving * bands + b]) }
+                }
+                let count = min(hops, entering + 1) - max(0, h - radius)
+                let scale = count == 2 * radius + 1 ? full : 1 / Double(count)
+                for b in 0..<bands {
+                    let i = h * bands + b
+                    output[i] = (values[i] - Float(sums[b] * scale)) * weights[i]
                 }
             }
         }

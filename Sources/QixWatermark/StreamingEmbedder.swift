@@ -150,12 +150,12 @@ public final class StreamingEmbedder {
             return
         }
         let start = mix16.count
-        mix16.append(contentsOf: repeatElement(0, count: frames))
+        mix16.appendZeros(frames)
         let scale = 1 / Float(channels)
         mix16.withUnsafeMutableBufferPointer { mix in
             for c in 0..<channels {
                 let first = channel16[c].count
-                channel16[c].append(contentsOf: repeatElement(0, count: frames))
+                channel16[c].appendZeros(frames)
                 channel16[c].withUnsafeMutableBufferPointer { channel in
                     for i in 0..<frames {
                         let v = samples[i * channels + c]
@@ -210,7 +210,7 @@ public final class StreamingEmbedder {
         let deltaEnd = last ? total : segment.upperBound + P.hop
         for c in 0..<channels {
             if delta16[c].count < deltaEnd - deltaBase {
-                delta16[c].append(contentsOf: repeatElement(0, count: deltaEnd - deltaBase - delta16[c].count))
+                delta16[c].appendZeros(deltaEnd - deltaBase - delta16[c].count)
             }
             let signal = channels == 1 ? mix16 : channel16[c]
             signal.withUnsafeBufferPointer { x in
@@ -233,16 +233,15 @@ public final class StreamingEmbedder {
     /// energy, so the file's full-band SNR is at least the target.
     private func holdSNR(over range: Range<Int>) {
         guard !range.isEmpty else { return }
-        var hostEnergy = 0.0, deltaEnergy = 0.0
+        var host = SignalLevels(), watermark = SignalLevels()
+        let hostSpan = (range.lowerBound - base16)..<(range.upperBound - base16)
+        let deltaSpan = (range.lowerBound - deltaBase)..<(range.upperBound - deltaBase)
         for c in 0..<channels {
             let signal = channels == 1 ? mix16 : channel16[c]
-            signal.withUnsafeBufferPointer { x in
-                for i in range { hostEnergy += Double(x[i - base16] * x[i - base16]) }
-            }
-            delta16[c].withUnsafeBufferPointer { d in
-                for i in range { deltaEnergy += Double(d[i - deltaBase] * d[i - deltaBase]) }
-            }
+            signal.withUnsafeBufferPointer { host.add(UnsafeBufferPointer(rebasing: $0[hostSpan])) }
+            delta16[c].withUnsafeBufferPointer { watermark.add(UnsafeBufferPointer(rebasing: $0[deltaSpan])) }
         }
+        let hostEnergy = host.energy, deltaEnergy = watermark.energy
         guard hostEnergy > 0, deltaEnergy > 0 else { return }
         let k = min(Self.maximumCorrection, Float((hostEnergy * pow(10, -targetSNR / 10) / deltaEnergy).squareRoot()))
         for c in 0..<channels {
@@ -257,8 +256,8 @@ public final class StreamingEmbedder {
         var from = deltaBase
         while from < end {
             let count = min(Self.releaseBlock, end - from)
-            interleaved.removeAll(keepingCapacity: true)
-            interleaved.append(contentsOf: repeatElement(0, count: count * channels))
+            // Every value is written below: resize only when the block size changes.
+            if interleaved.count != count * channels { interleaved = [Float](repeating: 0, count: count * channels) }
             interleaved.withUnsafeMutableBufferPointer { out in
                 for c in 0..<channels {
                     delta16[c].withUnsafeBufferPointer { d in

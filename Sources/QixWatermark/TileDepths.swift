@@ -9,6 +9,10 @@ import Foundation
 /// energy, loud tiles a shallow mark and quiet ones a deep one, never deeper than `cap`
 /// (12 dB under the host in that tile, the masking limit). Silent tiles get nothing.
 ///
+/// On hosts whose energy lies mostly under 500 Hz (most music and speech) the budget reaches
+/// the cap everywhere, so nearly every tile ends at `cap` and the closed loop in
+/// `StreamingEmbedder` trims the whole segment to the target SNR (docs/watermark.md, section 7).
+///
 /// Measured against the depth that is the same in every tile (the eval's 36-excerpt cells):
 /// room 3 s 19 -> 36 %, 10 s 67 -> 86 %; pink noise 5 s 53 -> 72 %; vorbis_64 3 s 83 -> 92 %,
 /// opus_32 3 s 89 -> 97 %, at the same SNR.

@@ -25,13 +25,18 @@ public final class WatermarkDetector {
     private let decoder: FrameDecoder
     private let speeds: [SpeedScale]
 
-    /// A detector for `key`.
-    public init(key: WatermarkKey) {
+    /// Whether playback speeds other than 1 are searched.
+    public let searchesSpeed: Bool
+
+    /// A detector for `key`; `searchesSpeed: false` looks at the original speed only (for
+    /// measuring what the speed search costs, or audio known not to be sped up).
+    public init(key: WatermarkKey, searchesSpeed: Bool = true) {
         self.key = key
+        self.searchesSpeed = searchesSpeed
         layout = WatermarkLayout(key: key)
         correlator = SyncCorrelator(layout: layout)
         decoder = FrameDecoder(layout: layout, key: key)
-        speeds = SpeedScale.grid.map { SpeedScale(speed: $0) }
+        speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
     }
 
     /// Detects IDs in a whole in-memory buffer.
@@ -71,19 +76,21 @@ public final class WatermarkDetector {
         // at either edge, folded on its own, is searched too.
         let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
         var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
-        var stats: [Float] = []
         var fold = FrameFold(), edgeFold = FrameFold()
         var folded: [Float] = []
         let floors = speeds[0].floors(spectra, hops: hops)
         let spectrumSize = P.bandCount * SyncCorrelator.spectrumSize
         var prefix: [Float] = []
         var windowSpectra = [Float](repeating: 0, count: spectrumSize)
+        // Every speed's statistics in one pass over the spectra; each is released once folded.
+        var allStats = SpeedScale.statistics(speeds, of: spectra, hops: hops, floors: floors)
         for (index, scale) in speeds.enumerated() {
-            scale.statistics(spectra, hops: hops, floors: floors, into: &stats)
+            let stats = allStats[index]
+            allStats[index] = []
             fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
             // Running sums of the chunks' band spectra: any window's spectra is one difference.
             prefix.removeAll(keepingCapacity: true)
-            prefix.append(contentsOf: repeatElement(0, count: (fold.chunkCount + 1) * spectrumSize))
+            prefix.appendZeros((fold.chunkCount + 1) * spectrumSize)
             fold.values.withUnsafeBufferPointer { values in
                 prefix.withUnsafeMutableBufferPointer { p in
                     for chunk in 0..<fold.chunkCount {
@@ -145,7 +152,7 @@ public final class WatermarkDetector {
                 continue
             }
             // The coarse grid can be half a step off: refine around promising candidates.
-            refine: for candidate in candidates[w] where candidate.z >= Self.refineZ {
+            refine: for candidate in candidates[w] where searchesSpeed && candidate.z >= Self.refineZ {
                 for step in [-0.5, 0.5] {
                     let speed = speeds[candidate.speed].speed + step * P.speedStep
                     let (window, offset) = w >= windows.count

@@ -14,7 +14,8 @@ struct DetectCommand: ParsableCommand {
             With --json: one object per input per line, in input order: \
             {"file", "duration", "detections": [{"message", "start", "end", "score"}]}. \
             An unreadable input prints an error on stderr, is skipped, and the exit code is 1 at the end; \
-            finding nothing is not an error (exit 0).
+            finding nothing is not an error (exit 0). On a terminal, inputs of 10 minutes or more \
+            show their progress on stderr while they are read.
             """)
 
     @Argument(help: "Audio files to scan.")
@@ -55,7 +56,12 @@ struct DetectCommand: ParsableCommand {
         // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
         do { recording = try RecordingDetector(detector: detector, inputRate: reader.info.sampleRate, channels: 1) }
         catch let error as WatermarkError { throw CommandFailure(error.what, path, error.reason) }
-        try reader.forEachMonoBlock { recording.feed($0) }
+        var progress = DetectProgressLine(path: path, totalSeconds: reader.info.duration, sampleRate: reader.info.sampleRate)
+        defer { progress.finish() }
+        try reader.forEachMonoBlock { block in
+            recording.feed(block)
+            progress.update(framesRead: reader.framesRead)
+        }
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
         let detections = recording.finish(duration: duration)
         if timings {

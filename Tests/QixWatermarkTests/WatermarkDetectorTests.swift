@@ -69,6 +69,19 @@ struct WatermarkDetectorTests {
         }
     }
 
+    /// Without the speed search a detector still reads unchanged audio, at speed 1, and
+    /// misses a copy played 3 % fast, which the default detector reads.
+    @Test func speedSearchCanBeSwitchedOff() throws {
+        let clip = try marked("a02", seconds: 6).slice(frames: 22_050..<(22_050 + 4 * 44_100))
+        let plain = try WatermarkDetector(key: key, searchesSpeed: false).detect(clip)
+        #expect(plain.map(\.message) == [message])
+        #expect(plain.first?.speed == 1)
+        let fast = try Resampler.changeSpeed(try marked("a02", seconds: 6), by: 1.03)
+            .slice(frames: 22_050..<(22_050 + 4 * 44_100))
+        #expect(try WatermarkDetector(key: key, searchesSpeed: false).detect(fast).isEmpty)
+        #expect(try WatermarkDetector(key: key).detect(fast).map(\.message) == [message])
+    }
+
     /// A file marked only in its middle third: the reported stretch is within 0.5 s.
     @Test func locatesAMarkedMiddleThird() throws {
         let host = try TestSignals.corpus("a05", seconds: 24)
