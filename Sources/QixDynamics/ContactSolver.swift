@@ -4,11 +4,11 @@
 /// in contact order, so the result is bit for bit that of solving the contacts one by one; the
 /// batches only let independent contacts run side by side instead of waiting on each other.
 struct ContactSolver {
-    private var schedule = ContactSchedule()
-    private var batches: [ContactBatch] = []
+    private(set) var schedule = ContactSchedule()
+    private(set) var batches: [ContactBatch] = []
     private var masses: [SIMD2<Double>] = []
     /// How many contacts the batches were filled for.
-    private var preparedCount = 0
+    private(set) var preparedCount = 0
 
     /// Schedules the contacts (`keys`: their pair keys) and fills the batches for one step:
     /// anchors, effective masses, softness, approach speeds (for restitution) and last step's
@@ -136,35 +136,6 @@ struct ContactSolver {
         let two = c.pointCount > 1
         (two ? point(c.p1) : PointLane()).store(&batch.p2, l)
         batch.hasP2[l] = two
-    }
-
-    /// Runs `body` with last step's accumulated impulses as the solver left them (the next
-    /// narrow phase warm-starts from them; copying them back into the 2.7 MB of contact records
-    /// cost a pass of its own). Nil unless the last `prepare` was for `contactCount` contacts.
-    func withImpulses<R>(contactCount: Int, _ body: (Impulses?) -> R) -> R {
-        batches.withUnsafeBufferPointer { bp in
-            schedule.slotOfContact.withUnsafeBufferPointer { slotOf in
-                guard preparedCount == contactCount, let b = bp.baseAddress, let s = slotOf.baseAddress else { return body(nil) }
-                return body(Impulses(batches: b, slotOfContact: s))
-            }
-        }
-    }
-
-    /// Last step's impulses seen through pointers, valid inside `withImpulses`.
-    struct Impulses {
-        let batches: UnsafePointer<ContactBatch>
-        let slotOfContact: UnsafePointer<Int32>
-
-        /// The normal and tangent impulse of point `point` (0 or 1) of last step's contact `k`.
-        @inline(__always)
-        func of(_ k: Int, point: Int) -> (normal: Double, tangent: Double) {
-            let slot = Int(slotOfContact[k])
-            let b = batches + slot / Lanes.scalarCount
-            let l = slot % Lanes.scalarCount
-            return point == 0
-                ? (b.pointee.p1.normalImpulse[l], b.pointee.p1.tangentImpulse[l])
-                : (b.pointee.p2.normalImpulse[l], b.pointee.p2.tangentImpulse[l])
-        }
     }
 
     /// Applies last step's impulses at the start of a sub-step, lane by lane in scalar code: an
