@@ -1,113 +1,346 @@
 /// Finds pairs of item bodies whose boxes overlap with a uniform hashed grid (O(n) for even
 /// sizes, deterministic order: by lower body index, then cell, then higher body index).
+///
+/// The order is that of the grid query: for each item (ascending), its pairs by the cell that
+/// holds the corner max(lowA, lowB) (rows, then columns), then by the other item; a pair whose
+/// other item covers several cells hashing to that corner's bucket is reported once per such
+/// cell, as the query does. To avoid the query in every step, the pairs of fattened boxes (each
+/// box grown by `fatMargin`) are kept as candidates; while every box stays inside its fattened
+/// box, this step's pairs are among them, and they are put in exactly the query's order and
+/// multiplicity from the cells alone. Anything the candidates cannot cover (boxes spanning many
+/// cells) runs the full query.
 struct BroadPhase {
+    /// How far (points) a box may move before the candidates are found again.
+    static let fatMargin = 5.0
+
     private var cellLow: [SIMD2<Int32>] = []
     private var cellHigh: [SIMD2<Int32>] = []
-    private var bucketStart: [Int32] = []
-    private var entries: [Int32] = []
-    private var oversize: [Int32] = []
-    private var members: [Int32] = []
-    private var fill: [Int32] = []
+    private var boxLower: [Vector2] = []
+    private var boxUpper: [Vector2] = []
+    private var grid = Grid()
+    private var found: [SIMD2<Int32>] = []
+    /// Item positions of the pairs of fattened boxes, grouped by first position (ascending).
+    private var candidates: [SIMD2<Int32>] = []
+    private var fatLower: [Vector2] = []
+    private var fatUpper: [Vector2] = []
+    private var fatLow: [SIMD2<Int32>] = []
+    private var fatHigh: [SIMD2<Int32>] = []
+    private var candidateItems: [Int32] = []
+    private var candidateCellSize = 0.0
+    private var candidatesValid = false
+    /// Whether two cells of a box hash to the same bucket (then its pairs may repeat), for the
+    /// cells and table mask it was found for.
+    private var selfCollides: [Bool] = []
+    private var collisionLow: [SIMD2<Int32>] = []
+    private var collisionHigh: [SIMD2<Int32>] = []
+    private var collisionMask = -1
+    /// Scratch: the pairs of one first item while they are put in order.
+    private var group: [Int32] = []
+    private var groupKey: [Int64] = []
 
     /// Appends candidate pairs (lower index first) of the `items` bodies to `pairs`.
     mutating func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
         if n < 2 { return }
-        var tableSize = 16
-        while tableSize < 2 * n { tableSize <<= 1 }
-        let mask = tableSize - 1
         let invCell = 1 / cellSize
-        if cellLow.count < n {
-            cellLow = Array(repeating: .zero, count: n)
-            cellHigh = Array(repeating: .zero, count: n)
-        }
-        // Reused between steps (a fresh 2n-entry table per step cost as much as the queries).
-        if bucketStart.count != tableSize + 1 {
-            bucketStart = Array(repeating: 0, count: tableSize + 1)
-            fill = bucketStart
-        } else {
-            bucketStart.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = 0 } }
-        }
-        oversize.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
-
-        @inline(__always) func cell(_ x: Double) -> Int32 {
-            // floor(clamp(c)) == clamp(floor(c)) (integer bounds), by truncation and a step down:
-            // `rounded(.down)` is a libm call on baseline x86-64 (no SSE4.1 roundsd).
-            let c = max(min(x * invCell, 1e9), -1e9)
-            let t = Int32(c)
-            return Double(t) > c ? t - 1 : t
-        }
-        @inline(__always) func hash(_ x: Int32, _ y: Int32) -> Int {
-            let h = UInt32(bitPattern: x) &* 0x9E37_79B1 ^ UInt32(bitPattern: y) &* 0x85EB_CA77
-            return Int(h ^ (h >> 15)) & mask
-        }
-        // Count.
-        for k in 0..<n {
-            let b = bodies[Int(items[k])]
-            let lo = SIMD2(cell(b.lower.x), cell(b.lower.y))
-            let hi = SIMD2(cell(b.upper.x), cell(b.upper.y))
-            cellLow[k] = lo
-            cellHigh[k] = hi
-            let span = (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1)
-            if span > 16 {
-                oversize.append(Int32(k))
-                continue
-            }
-            members.append(Int32(k))
-            for y in lo.y...hi.y { for x in lo.x...hi.x { bucketStart[hash(x, y) + 1] += 1 } }
-        }
-        for i in 0..<tableSize { bucketStart[i + 1] += bucketStart[i] }
-        let total = Int(bucketStart[tableSize])
-        if entries.count < total { entries = Array(repeating: 0, count: total) }
-        fill.withUnsafeMutableBufferPointer { fill in
-            bucketStart.withUnsafeBufferPointer { for i in 0..<$0.count { fill[i] = $0[i] } }
-        }
-        for k in members {
-            let lo = cellLow[Int(k)], hi = cellHigh[Int(k)]
-            for y in lo.y...hi.y {
-                for x in lo.x...hi.x {
-                    let h = hash(x, y)
-                    entries[Int(fill[h])] = k
-                    fill[h] += 1
-                }
-            }
-        }
-        // Query: each pair is reported once, in the cell holding the corner max(lowA, lowB).
-        for k in members {
-            let ki = Int(k)
-            let lo = cellLow[ki], hi = cellHigh[ki]
-            let bodyA = bodies[Int(items[ki])]
-            for y in lo.y...hi.y {
-                for x in lo.x...hi.x {
-                    let h = hash(x, y)
-                    for e in Int(bucketStart[h])..<Int(bucketStart[h + 1]) {
-                        let other = Int(entries[e])
-                        if other <= ki { continue }
-                        let olo = cellLow[other]
-                        if max(lo.x, olo.x) != x || max(lo.y, olo.y) != y { continue }
-                        let ohi = cellHigh[other]
-                        if x > ohi.x || y > ohi.y || x < olo.x || y < olo.y { continue }
-                        let bodyB = bodies[Int(items[other])]
-                        if bodyA.upper.x < bodyB.lower.x || bodyB.upper.x < bodyA.lower.x
-                            || bodyA.upper.y < bodyB.lower.y || bodyB.upper.y < bodyA.lower.y { continue }
-                        pairs.append(SIMD2(items[ki], items[other]))
+        let mask = prepareCells(bodies: bodies, items: items, invCell: invCell)
+        var inside = candidatesValid && cellSize == candidateCellSize && items == candidateItems
+        if inside {
+            fatLower.withUnsafeBufferPointer { fl in
+                fatUpper.withUnsafeBufferPointer { fu in
+                    for k in 0..<n where boxLower[k].x < fl[k].x || boxLower[k].y < fl[k].y
+                        || boxUpper[k].x > fu[k].x || boxUpper[k].y > fu[k].y {
+                        inside = false
+                        break
                     }
                 }
             }
         }
-        // Oversized boxes against everything, brute force.
-        for k in oversize {
-            let bodyA = bodies[Int(items[Int(k)])]
+        if !inside && !findCandidates(items: items, cellSize: cellSize, invCell: invCell, mask: mask) {
+            // Boxes spanning many cells: the full query on this step's boxes, as it always was.
+            candidatesValid = false
+            fullQuery(items: items, mask: mask, pairs: &pairs)
+            return
+        }
+        emit(items: items, mask: mask, pairs: &pairs)
+    }
+
+    /// The full grid query on this step's boxes, without candidates (the reference order).
+    mutating func queryPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
+        if items.count < 2 { return }
+        let mask = prepareCells(bodies: bodies, items: items, invCell: 1 / cellSize)
+        fullQuery(items: items, mask: mask, pairs: &pairs)
+    }
+
+    private mutating func fullQuery(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+        found.removeAll(keepingCapacity: true)
+        grid.query(low: cellLow, high: cellHigh, lower: boxLower, upper: boxUpper, n: items.count, mask: mask, dedupe: false,
+                   into: &found)
+        for p in found { pairs.append(SIMD2(items[Int(p.x)], items[Int(p.y)])) }
+        oversizePairs(items: items, pairs: &pairs)
+    }
+
+    /// Copies the items' boxes, finds their cells, and returns the hash mask for `items`.
+    private mutating func prepareCells(bodies: UnsafeMutablePointer<Body>, items: [Int32], invCell: Double) -> Int {
+        let n = items.count
+        cellLow.setCount(n, filler: .zero)
+        cellHigh.setCount(n, filler: .zero)
+        boxLower.setCount(n, filler: .zero)
+        boxUpper.setCount(n, filler: .zero)
+        var tableSize = 16
+        while tableSize < 2 * n { tableSize <<= 1 }
+        for k in 0..<n {
+            let b = bodies + Int(items[k])
+            let lower = b.pointee.lower, upper = b.pointee.upper
+            boxLower[k] = lower
+            boxUpper[k] = upper
+            cellLow[k] = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
+            cellHigh[k] = SIMD2(BroadPhase.cell(upper.x, invCell), BroadPhase.cell(upper.y, invCell))
+        }
+        return tableSize - 1
+    }
+
+    /// floor(x / cell) clamped to ±1e9: floor(clamp(c)) == clamp(floor(c)) (integer bounds), by
+    /// truncation and a step down (`rounded(.down)` is a libm call on baseline x86-64).
+    @inline(__always)
+    private static func cell(_ x: Double, _ invCell: Double) -> Int32 {
+        let c = max(min(x * invCell, 1e9), -1e9)
+        let t = Int32(c)
+        return Double(t) > c ? t - 1 : t
+    }
+
+    @inline(__always)
+    static func hash(_ x: Int32, _ y: Int32, _ mask: Int) -> Int {
+        let h = UInt32(bitPattern: x) &* 0x9E37_79B1 ^ UInt32(bitPattern: y) &* 0x85EB_CA77
+        return Int(h ^ (h >> 15)) & mask
+    }
+
+    /// Finds the pairs of fattened boxes (false when a fattened box spans more than 16 cells).
+    private mutating func findCandidates(items: [Int32], cellSize: Double, invCell: Double, mask: Int) -> Bool {
+        let n = items.count
+        fatLower.setCount(n, filler: .zero)
+        fatUpper.setCount(n, filler: .zero)
+        fatLow.setCount(n, filler: .zero)
+        fatHigh.setCount(n, filler: .zero)
+        let margin = BroadPhase.fatMargin
+        for k in 0..<n {
+            let lower = Vector2(boxLower[k].x - margin, boxLower[k].y - margin)
+            let upper = Vector2(boxUpper[k].x + margin, boxUpper[k].y + margin)
+            fatLower[k] = lower
+            fatUpper[k] = upper
+            let lo = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
+            let hi = SIMD2(BroadPhase.cell(upper.x, invCell), BroadPhase.cell(upper.y, invCell))
+            if (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1) > 16 { return false }
+            fatLow[k] = lo
+            fatHigh[k] = hi
+        }
+        candidates.removeAll(keepingCapacity: true)
+        grid.query(low: fatLow, high: fatHigh, lower: fatLower, upper: fatUpper, n: n, mask: mask, dedupe: true,
+                   into: &candidates)
+        candidateItems = items
+        candidateCellSize = cellSize
+        candidatesValid = true
+        return true
+    }
+
+    /// This step's pairs from the candidates: those whose boxes overlap, per first item ordered
+    /// by corner cell (row, column) and other item, each repeated as often as the query would.
+    private mutating func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+        let n = items.count
+        if selfCollides.count != n { collisionMask = -1 }
+        selfCollides.setCount(n, filler: false)
+        collisionLow.setCount(n, filler: .zero)
+        collisionHigh.setCount(n, filler: .zero)
+        group.setCount(n, filler: 0)
+        groupKey.setCount(n, filler: 0)
+        defer { collisionMask = mask }
+        let total = candidates.count
+        // Every array through a pointer (no uniqueness or bounds checks in the loops); the
+        // nested scopes are written flat.
+        items.withUnsafeBufferPointer { items in
+        candidates.withUnsafeBufferPointer { cand in
+        cellLow.withUnsafeBufferPointer { low in
+        cellHigh.withUnsafeBufferPointer { high in
+        boxLower.withUnsafeBufferPointer { lower in
+        boxUpper.withUnsafeBufferPointer { upper in
+        selfCollides.withUnsafeMutableBufferPointer { collides in
+        group.withUnsafeMutableBufferPointer { group in
+        groupKey.withUnsafeMutableBufferPointer { groupKey in
+        collisionLow.withUnsafeMutableBufferPointer { knownLow in
+        collisionHigh.withUnsafeMutableBufferPointer { knownHigh in
+            // Only boxes that changed cells (or the table size) need their buckets compared.
+            let known = collisionMask == mask
+            for k in 0..<n where !known || low[k] != knownLow[k] || high[k] != knownHigh[k] {
+                collides[k] = BroadPhase.cellsShareBucket(low[k], high[k], mask)
+                knownLow[k] = low[k]
+                knownHigh[k] = high[k]
+            }
+            var g = 0
+            while g < total {
+                let k = Int(cand[g].x)
+                let lowerA = lower[k], upperA = upper[k], lo = low[k]
+                var count = 0
+                while g < total && Int(cand[g].x) == k {
+                    let o = Int(cand[g].y)
+                    g += 1
+                    let lowerB = lower[o], upperB = upper[o]
+                    if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
+                    // Query order within a first item: corner row, corner column, other item
+                    // (one key, rows in the high half; insertion, as an item has a few pairs).
+                    let cornerY = max(lo.y, low[o].y), cornerX = max(lo.x, low[o].x)
+                    let key = Int64(cornerY) << 32 | Int64(UInt32(bitPattern: cornerX) ^ 0x8000_0000)
+                    var j = count
+                    while j > 0 && (key < groupKey[j - 1] || key == groupKey[j - 1] && Int32(o) < group[j - 1]) {
+                        group[j] = group[j - 1]
+                        groupKey[j] = groupKey[j - 1]
+                        j -= 1
+                    }
+                    group[j] = Int32(o)
+                    groupKey[j] = key
+                    count += 1
+                }
+                for i in 0..<count {
+                    let o = Int(group[i])
+                    var repeats = 1
+                    if collides[o] {
+                        let corner = pointwiseMax(lo, low[o])
+                        let h = BroadPhase.hash(corner.x, corner.y, mask)
+                        let olo = low[o], ohi = high[o]
+                        repeats = 0
+                        for y in olo.y...ohi.y { for x in olo.x...ohi.x where BroadPhase.hash(x, y, mask) == h { repeats += 1 } }
+                    }
+                    for _ in 0..<repeats { pairs.append(SIMD2(items[k], items[o])) }
+                }
+            }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+    }
+
+    /// Whether two of the cells from `lo` to `hi` (at most 16) hash to the same bucket.
+    @inline(__always)
+    private static func cellsShareBucket(_ lo: SIMD2<Int32>, _ hi: SIMD2<Int32>, _ mask: Int) -> Bool {
+        if lo == hi { return false }
+        if hi.x - lo.x <= 1 && hi.y - lo.y <= 1 {
+            // Two or four cells (the usual case for boxes no larger than a cell).
+            let a = hash(lo.x, lo.y, mask), d = hash(hi.x, hi.y, mask)
+            if lo.x == hi.x || lo.y == hi.y { return a == d }
+            let b = hash(hi.x, lo.y, mask), c = hash(lo.x, hi.y, mask)
+            return a == b || a == c || a == d || b == c || b == d || c == d
+        }
+        var seen = SIMD16<Int32>(repeating: -1)
+        var count = 0
+        for y in lo.y...hi.y {
+            for x in lo.x...hi.x {
+                let h = Int32(hash(x, y, mask))
+                for i in 0..<count where seen[i] == h { return true }
+                seen[count] = h
+                count += 1
+            }
+        }
+        return false
+    }
+
+    /// Oversized boxes (from the last full query) against everything, brute force.
+    private func oversizePairs(items: [Int32], pairs: inout [SIMD2<Int32>]) {
+        let n = items.count
+        for k in grid.oversize {
+            let lowerA = boxLower[Int(k)], upperA = boxUpper[Int(k)]
             for other in 0..<n where other != Int(k) {
-                let isOversize = cellHigh[other].x - cellLow[other].x + 1 > 0 && oversize.contains(Int32(other))
+                let isOversize = cellHigh[other].x - cellLow[other].x + 1 > 0 && grid.oversize.contains(Int32(other))
                 if isOversize && other < Int(k) { continue }
-                let bodyB = bodies[Int(items[other])]
-                if bodyA.upper.x < bodyB.lower.x || bodyB.upper.x < bodyA.lower.x
-                    || bodyA.upper.y < bodyB.lower.y || bodyB.upper.y < bodyA.lower.y { continue }
+                let lowerB = boxLower[other], upperB = boxUpper[other]
+                if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
                 let i = items[Int(k)], j = items[other]
                 pairs.append(i < j ? SIMD2(i, j) : SIMD2(j, i))
             }
         }
     }
+}
+
+/// The hashed grid of `BroadPhase`: bucket counts and entries, reused between queries.
+private struct Grid {
+    var bucketStart: [Int32] = []
+    var entries: [Int32] = []
+    /// Positions of the boxes that span more than 16 cells (left to the brute-force pass).
+    var oversize: [Int32] = []
+    var members: [Int32] = []
+    var fill: [Int32] = []
+
+        /// The hashed-grid query: item positions of the pairs whose cell ranges share the corner cell
+        /// max(lowA, lowB) and whose boxes overlap, in query order; `dedupe` drops the repeats of a
+        /// pair whose second item has several cells in the corner's bucket. Boxes spanning more than
+        /// 16 cells go to `oversize` instead.
+        mutating func query(low: [SIMD2<Int32>], high: [SIMD2<Int32>], lower: [Vector2], upper: [Vector2], n: Int,
+                                    mask: Int, dedupe: Bool, into out: inout [SIMD2<Int32>]) {
+            let tableSize = mask + 1
+            // Reused between steps (a fresh 2n-entry table per step cost as much as the queries).
+            if bucketStart.count != tableSize + 1 {
+                bucketStart = Array(repeating: 0, count: tableSize + 1)
+                fill = bucketStart
+            } else {
+                bucketStart.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = 0 } }
+            }
+            oversize.removeAll(keepingCapacity: true)
+            members.removeAll(keepingCapacity: true)
+            // Count.
+            for k in 0..<n {
+                let lo = low[k], hi = high[k]
+                let span = (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1)
+                if span > 16 {
+                    oversize.append(Int32(k))
+                    continue
+                }
+                members.append(Int32(k))
+                for y in lo.y...hi.y { for x in lo.x...hi.x { bucketStart[BroadPhase.hash(x, y, mask) + 1] += 1 } }
+            }
+            for i in 0..<tableSize { bucketStart[i + 1] += bucketStart[i] }
+            let total = Int(bucketStart[tableSize])
+            if entries.count < total { entries = Array(repeating: 0, count: total) }
+            fill.withUnsafeMutableBufferPointer { fill in
+                bucketStart.withUnsafeBufferPointer { for i in 0..<$0.count { fill[i] = $0[i] } }
+            }
+            for k in members {
+                let lo = low[Int(k)], hi = high[Int(k)]
+                for y in lo.y...hi.y {
+                    for x in lo.x...hi.x {
+                        let h = BroadPhase.hash(x, y, mask)
+                        entries[Int(fill[h])] = k
+                        fill[h] += 1
+                    }
+                }
+            }
+            // Query: each pair is reported in the cell holding the corner max(lowA, lowB).
+            for k in members {
+                let ki = Int(k)
+                let lo = low[ki], hi = high[ki]
+                let lowerA = lower[ki], upperA = upper[ki]
+                for y in lo.y...hi.y {
+                    for x in lo.x...hi.x {
+                        let h = BroadPhase.hash(x, y, mask)
+                        for e in Int(bucketStart[h])..<Int(bucketStart[h + 1]) {
+                            let other = Int(entries[e])
+                            if other <= ki { continue }
+                            let olo = low[other]
+                            if max(lo.x, olo.x) != x || max(lo.y, olo.y) != y { continue }
+                            let ohi = high[other]
+                            if x > ohi.x || y > ohi.y || x < olo.x || y < olo.y { continue }
+                            let lowerB = lower[other], upperB = upper[other]
+                            if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
+                            let pair = SIMD2(Int32(ki), Int32(other))
+                            if dedupe && out.last == pair { continue }
+                            out.append(pair)
+                        }
+                    }
+                }
+            }
+        }
 }

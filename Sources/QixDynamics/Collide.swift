@@ -78,21 +78,76 @@ enum Collide {
     @inline(__always)
     static func maxSeparation(_ v1: UnsafePointer<Vector2>, _ n1: UnsafePointer<Vector2>, _ count1: Int,
                               _ v2: UnsafePointer<Vector2>, _ count2: Int) -> (edge: Int, separation: Double) {
+        if count1 == 4 && count2 == 4 && isBox(n1) { return boxSeparation(v1, n1, v2) }
         var bestIndex = 0
         var maxSeparation = -Double.infinity
         for i in 0..<count1 {
             let n = n1[i]
             let base = n.dot(v1[i])
-            var si = Double.infinity
-            for j in 0..<count2 {
-                let sij = n.dot(v2[j]) - base
-                if sij < si { si = sij }
+            // min_j (d_j - base) == (min_j d_j) - base exactly: rounding a difference is monotone
+            // in d_j, so the smallest d_j gives the smallest rounded difference (one subtraction
+            // per edge instead of one per vertex, same bits).
+            var closest = Double.infinity
+            if count2 == 4 {
+                // Boxes (most pairs): the same comparisons in the same order, unrolled.
+                let d0 = n.dot(v2[0]), d1 = n.dot(v2[1]), d2 = n.dot(v2[2]), d3 = n.dot(v2[3])
+                if d0 < closest { closest = d0 }
+                if d1 < closest { closest = d1 }
+                if d2 < closest { closest = d2 }
+                if d3 < closest { closest = d3 }
+            } else {
+                for j in 0..<count2 {
+                    let d = n.dot(v2[j])
+                    if d < closest { closest = d }
+                }
             }
+            let si = closest - base
             if si > maxSeparation {
                 maxSeparation = si
                 bestIndex = i
             }
         }
+        return (bestIndex, maxSeparation)
+    }
+
+    /// Whether four normals come in opposite pairs (a rectangle): n2 = -n0 and n3 = -n1, bit for bit.
+    @inline(__always)
+    static func isBox(_ n: UnsafePointer<Vector2>) -> Bool {
+        n[2].x.bitPattern == (-n[0].x).bitPattern && n[2].y.bitPattern == (-n[0].y).bitPattern
+            && n[3].x.bitPattern == (-n[1].x).bitPattern && n[3].y.bitPattern == (-n[1].y).bitPattern
+    }
+
+    /// `maxSeparation` of a rectangle against four vertices with half the products: along the
+    /// opposite normal every product is the exact negation (rounding is symmetric), so the
+    /// nearest vertex there is the farthest along the first normal (the same vertex, found with
+    /// the same comparisons in the same order; at most the sign of a zero separation differs,
+    /// which no comparison sees).
+    @inline(__always)
+    static func boxSeparation(_ v1: UnsafePointer<Vector2>, _ n1: UnsafePointer<Vector2>, _ v2: UnsafePointer<Vector2>)
+        -> (edge: Int, separation: Double)
+    {
+        @inline(__always) func range(_ n: Vector2) -> (low: Double, high: Double) {
+            let d0 = n.dot(v2[0]), d1 = n.dot(v2[1]), d2 = n.dot(v2[2]), d3 = n.dot(v2[3])
+            var low = Double.infinity, high = -Double.infinity
+            if d0 < low { low = d0 }
+            if d1 < low { low = d1 }
+            if d2 < low { low = d2 }
+            if d3 < low { low = d3 }
+            if d0 > high { high = d0 }
+            if d1 > high { high = d1 }
+            if d2 > high { high = d2 }
+            if d3 > high { high = d3 }
+            return (low, high)
+        }
+        let r0 = range(n1[0]), r1 = range(n1[1])
+        let s0 = r0.low - n1[0].dot(v1[0]), s1 = r1.low - n1[1].dot(v1[1])
+        let s2 = -r0.high - n1[2].dot(v1[2]), s3 = -r1.high - n1[3].dot(v1[3])
+        var bestIndex = 0
+        var maxSeparation = -Double.infinity
+        if s0 > maxSeparation { maxSeparation = s0; bestIndex = 0 }
+        if s1 > maxSeparation { maxSeparation = s1; bestIndex = 1 }
+        if s2 > maxSeparation { maxSeparation = s2; bestIndex = 2 }
+        if s3 > maxSeparation { maxSeparation = s3; bestIndex = 3 }
         return (bestIndex, maxSeparation)
     }
 

@@ -18,12 +18,21 @@ struct ContactSchedule {
     private var fill: [Int32] = []
     /// Union-find links to the next batch that may still have a free lane.
     private var nextOpen: [Int32] = []
+    /// What the current schedule was built from: the contacts' pair keys, which bodies move,
+    /// and the lane count. The schedule is a function of exactly these, so when a step has the
+    /// same contacts in the same order and the same movable bodies it is kept.
+    private var builtKeys: [UInt64] = []
+    private var builtMovable: [Bool] = []
+    private var builtWidth = 0
 
-    /// Schedules `contacts` into batches of `width` lanes; `masses` holds each body's inverse
-    /// mass (x) and inverse inertia (y).
-    mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, masses: UnsafeBufferPointer<SIMD2<Double>>,
-                        width: Int) {
+    /// Schedules `contacts` (pair keys `keys`) into batches of `width` lanes; `masses` holds each
+    /// body's inverse mass (x) and inverse inertia (y).
+    mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>,
+                        masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) {
         let bodyCount = masses.count, contactCount = contacts.count
+        // Without a key per contact nothing is recorded, and the schedule is not kept.
+        let recorded = keys.count == contactCount
+        if recorded && isBuilt(for: keys, masses: masses, width: width) { return }
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
         // At most one batch per contact: size the work arrays once, then use them through pointers.
         fill.setCount(contactCount + 1, filler: 0)
@@ -36,7 +45,9 @@ struct ContactSchedule {
                     slotOfContact.withUnsafeMutableBufferPointer { slotOf in
                         for i in 0..<bodyCount { last[i] = -1 }
                         for k in 0..<contactCount {
-                            let a = contacts[k].a, b = contacts[k].b
+                            // From the compact keys when there are (the contact records are large).
+                            let a = recorded ? Int(keys[k] >> 32) : contacts[k].a
+                            let b = recorded ? Int(keys[k] & 0xFFFF_FFFF) : contacts[k].b
                             let movableA = masses[a].x > 0, movableB = masses[b].x > 0
                             let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
                             // The first batch from `after + 1` with a free lane: follow the links
@@ -62,11 +73,38 @@ struct ContactSchedule {
                 }
             }
         }
+        builtWidth = recorded ? width : 0
         slots.setCount(batchCount * width, filler: -1)
         slots.withUnsafeMutableBufferPointer { out in
             for i in 0..<out.count { out[i] = -1 }
             for k in 0..<contactCount { out[Int(slotOfContact[k])] = Int32(k) }
         }
+    }
+}
+
+extension ContactSchedule {
+    /// Whether the schedule was built for these contact keys and movable bodies; if not,
+    /// records them for the build that follows. (Compact arrays: the contacts themselves are
+    /// large records and are not read here.)
+    private mutating func isBuilt(for keys: UnsafeBufferPointer<UInt64>, masses: UnsafeBufferPointer<SIMD2<Double>>,
+                                  width: Int) -> Bool {
+        var same = width == builtWidth && builtKeys.count == keys.count && builtMovable.count == masses.count
+        builtKeys.setCount(keys.count, filler: 0)
+        builtMovable.setCount(masses.count, filler: false)
+        builtKeys.withUnsafeMutableBufferPointer { built in
+            for k in 0..<keys.count where built[k] != keys[k] {
+                same = false
+                built[k] = keys[k]
+            }
+        }
+        builtMovable.withUnsafeMutableBufferPointer { built in
+            for i in 0..<masses.count where built[i] != (masses[i].x > 0) {
+                same = false
+                built[i] = masses[i].x > 0
+            }
+        }
+        if !same { builtWidth = 0 }
+        return same
     }
 }
 

@@ -20,13 +20,14 @@ extension World {
         var fast: [Int32] = []
         bodies.withUnsafeBufferPointer { bp in
             for i32 in itemBodies {
-                let body = bp[Int(i32)]
-                if body.invMass == 0 {
+                // Through a pointer: a copy of the large Body record is a memcpy call per body.
+                let body = bp.baseAddress! + Int(i32)
+                if body.pointee.invMass == 0 {
                     statics.append(i32)
                     continue
                 }
-                let d = body.center - body.center0
-                let threshold = PhysicsConstants.fastFraction * max(body.innerRadius, PhysicsConstants.linearSlop)
+                let d = body.pointee.center - body.pointee.center0
+                let threshold = PhysicsConstants.fastFraction * max(body.pointee.innerRadius, PhysicsConstants.linearSlop)
                 if d.lengthSquared > threshold * threshold { fast.append(i32) }
             }
         }

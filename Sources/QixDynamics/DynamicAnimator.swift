@@ -169,11 +169,11 @@ public final class DynamicAnimator {
 
     private func contactEvents(into events: inout [AnimatorEvent]) {
         var touched = world.touchingKeys
-        touched.sort()
+        PairKeySort.sort(&touched)
         touched = uniqued(touched)
-        var atEnd: [UInt64] = []
-        for c in world.contacts where c.touching { atEnd.append(c.key) }
-        atEnd.sort()
+        // The touching contacts of the last step.
+        var atEnd = world.stepTouchingKeys
+        PairKeySort.sort(&atEnd)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
         for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }

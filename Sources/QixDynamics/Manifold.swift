@@ -29,3 +29,12 @@ struct PlacedShape {
     var radius: Double
     var xf: Transform
 }
+
+/// The world's flat shape arrays seen through pointers for the narrow phase: shapes in body
+/// frames, and the same shapes placed in the world for the current step.
+struct ShapeArrays {
+    var vertices: UnsafePointer<Vector2>
+    var normals: UnsafePointer<Vector2>
+    var placedVertices: UnsafePointer<Vector2>
+    var placedNormals: UnsafePointer<Vector2>
+}

@@ -8,25 +8,26 @@ struct PairTable {
     private var order: [Int32] = []
     private var second: [Int32] = []
 
-    /// Groups `contacts` (between bodies below `bodyCount`) by first body.
-    mutating func rebuild(contacts: UnsafeBufferPointer<ContactConstraint>, bodyCount: Int) {
+    /// Groups contacts by first body, from their pair keys (`first << 32 | second`, bodies below
+    /// `bodyCount`): a compact array, so the large contact records are not read again.
+    mutating func rebuild(keys: UnsafeBufferPointer<UInt64>, bodyCount: Int) {
         if start.count != bodyCount + 1 { start = Array(repeating: 0, count: bodyCount + 1) }
-        if order.count < contacts.count {
-            order = Array(repeating: 0, count: contacts.count)
-            second = Array(repeating: 0, count: contacts.count)
+        if order.count < keys.count {
+            order = Array(repeating: 0, count: keys.count)
+            second = Array(repeating: 0, count: keys.count)
         }
         start.withUnsafeMutableBufferPointer { start in
             order.withUnsafeMutableBufferPointer { order in
                 second.withUnsafeMutableBufferPointer { second in
                     for i in 0...bodyCount { start[i] = 0 }
-                    for k in 0..<contacts.count { start[contacts[k].a + 1] += 1 }
+                    for k in 0..<keys.count { start[Int(keys[k] >> 32) + 1] += 1 }
                     for i in 0..<bodyCount { start[i + 1] += start[i] }
                     // Fill each group in contact order, then shift the starts back.
-                    for k in 0..<contacts.count {
-                        let a = contacts[k].a
+                    for k in 0..<keys.count {
+                        let a = Int(keys[k] >> 32)
                         let slot = Int(start[a])
                         order[slot] = Int32(k)
-                        second[slot] = Int32(contacts[k].b)
+                        second[slot] = Int32(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF)
                         start[a] += 1
                     }
                     var i = bodyCount

@@ -6,18 +6,27 @@ final class World {
     var states: [BodyState] = []
     var vertices: [Vector2] = []
     var normals: [Vector2] = []
+    /// `vertices` and `normals` placed in the world at the start of the current step.
+    var placedVertices: [Vector2] = []
+    var placedNormals: [Vector2] = []
     var joints: [Joint] = []
     var contacts: [ContactConstraint] = []
-    private var oldContacts: [ContactConstraint] = []
-    private var contactSolver = ContactSolver()
+    /// The pair keys of `contacts`, and those of the touching ones, in contact order (written
+    /// by the narrow phase).
+    var contactKeys: [UInt64] = []
+    var stepTouchingKeys: [UInt64] = []
+    /// Last step's contacts (warm starting), the lookup into them, and this step's candidate pairs.
+    var oldContacts: [ContactConstraint] = []
+    var pairTable = PairTable()
+    var broadPhase = BroadPhase()
+    var pairs: [SIMD2<Int32>] = []
+    var contactSolver = ContactSolver()
     private var motions: [BodyMotion] = []
-    private var pairTable = PairTable()
-    private var broadPhase = BroadPhase()
-    private var pairs: [SIMD2<Int32>] = []
     /// Item bodies (dynamic or anchored, enabled), ascending.
     private(set) var itemBodies: [Int32] = []
     private(set) var boundaryBodies: [Int32] = []
-    private var cellSize = 100.0
+    /// Broad-phase grid cell: the largest item plus both speculative margins.
+    var cellSize = 100.0
     private var listsValid = false
     /// World gravity (points/s^2) for bodies whose gravityScale is 1.
     var gravity = Vector2.zero
@@ -132,11 +141,7 @@ final class World {
         solve(dt)
         if continuousCollision { solveContinuous() }
         updateRest(dt)
-        if trackTouching {
-            contacts.withUnsafeBufferPointer { cp in
-                for k in 0..<cp.count where cp[k].touching { touchingKeys.append(cp[k].key) }
-            }
-        }
+        if trackTouching { touchingKeys.append(contentsOf: stepTouchingKeys) }
     }
 
     // Phase entry points for profiling (the benchmark times them one by one).
@@ -144,121 +149,6 @@ final class World {
     func phaseContacts() { findContacts() }
     func phaseSolve(_ dt: Double) { solve(dt) }
     func phaseRest(_ dt: Double) { updateRest(dt) }
-
-    private func updateBounds() {
-        let margin = PhysicsConstants.speculativeDistance
-        bodies.withUnsafeMutableBufferPointer { bp in
-            vertices.withUnsafeBufferPointer { vp in
-                for i in itemBodies {
-                    var b = bp[Int(i)]
-                    var lo = Vector2(Double.infinity, Double.infinity)
-                    var hi = Vector2(-Double.infinity, -Double.infinity)
-                    for k in b.shapeStart..<(b.shapeStart + b.shapeCount) {
-                        let p = b.q.rotate(vp[k]) + b.origin
-                        lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
-                        hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
-                    }
-                    let r = b.radius + margin
-                    b.lower = Vector2(lo.x - r, lo.y - r)
-                    b.upper = Vector2(hi.x + r, hi.y + r)
-                    bp[Int(i)].lower = b.lower
-                    bp[Int(i)].upper = b.upper
-                }
-            }
-        }
-    }
-
-    private func findContacts() {
-        swap(&contacts, &oldContacts)
-        contacts.removeAll(keepingCapacity: true)
-        let bodyCount = bodies.count
-        oldContacts.withUnsafeBufferPointer { pairTable.rebuild(contacts: $0, bodyCount: bodyCount) }
-        pairs.removeAll(keepingCapacity: true)
-        let items = itemBodies
-        bodies.withUnsafeMutableBufferPointer { bp in
-            let B = bp.baseAddress!
-            broadPhase.findPairs(bodies: B, items: items, cellSize: cellSize, pairs: &pairs)
-            for bi in boundaryBodies {
-                let s = B[Int(bi)]
-                for i in items {
-                    let b = B[Int(i)]
-                    if b.invMass == 0 || b.boundaryMask & s.boundaryGroup == 0 { continue }
-                    if b.upper.x < s.lower.x || s.upper.x < b.lower.x || b.upper.y < s.lower.y || s.upper.y < b.lower.y { continue }
-                    pairs.append(SIMD2(i, bi))
-                }
-            }
-        }
-        // Narrow phase into a local array (no exclusivity checks on a class property per append).
-        var found = contacts
-        contacts = []
-        found.removeAll(keepingCapacity: true)
-        found.reserveCapacity(pairs.count)
-        vertices.withUnsafeBufferPointer { vp in
-            normals.withUnsafeBufferPointer { np in
-                guard let V = vp.baseAddress, let N = np.baseAddress else { return }
-                bodies.withUnsafeBufferPointer { bp in
-                    oldContacts.withUnsafeBufferPointer { op in
-                        pairs.withUnsafeBufferPointer { pp in
-                            pairTable.withLookup { lookup in
-                                for pair in pp {
-                                    if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, V, N, lookup, op) {
-                                        found.append(c)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        contacts = found
-    }
-
-    /// The contact between bodies `a` and `b` (nil when they are apart or do not collide), with
-    /// last step's impulses for the points that persist (matched by feature id).
-    @inline(__always)
-    private static func contact(
-        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ V: UnsafePointer<Vector2>, _ N: UnsafePointer<Vector2>,
-        _ pairTable: PairTable.Lookup, _ oldContacts: UnsafeBufferPointer<ContactConstraint>
-    ) -> ContactConstraint? {
-        let A = bodies + a, Bb = bodies + b
-        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
-        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return nil }
-        let sa = PlacedShape(vertices: V + A.pointee.shapeStart, normals: N + A.pointee.shapeStart, count: A.pointee.shapeCount,
-                             radius: A.pointee.radius, xf: Transform(p: A.pointee.origin, q: A.pointee.q))
-        let sb = PlacedShape(vertices: V + Bb.pointee.shapeStart, normals: N + Bb.pointee.shapeStart, count: Bb.pointee.shapeCount,
-                             radius: Bb.pointee.radius, xf: Transform(p: Bb.pointee.origin, q: Bb.pointee.q))
-        let m = Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
-        if m.count == 0 { return nil }
-        let centerA = A.pointee.center, centerB = Bb.pointee.center
-        var c = ContactConstraint(a: a, b: b, key: World.pairKey(a, b))
-        c.normal = m.normal
-        c.friction = (A.pointee.friction * Bb.pointee.friction).squareRoot()
-        c.restitution = max(A.pointee.restitution, Bb.pointee.restitution)
-        c.pointCount = m.count
-        c.p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
-                            separation: m.p0.separation, id: m.p0.id)
-        if m.count > 1 {
-            c.p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
-                                separation: m.p1.separation, id: m.p1.id)
-        }
-        c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
-        if let old = pairTable.find(a, b) {
-            let o = oldContacts.baseAddress! + old
-            for k in 0..<c.pointCount {
-                var cp = k == 0 ? c.p0 : c.p1
-                for ok in 0..<o.pointee.pointCount {
-                    let op = ok == 0 ? o.pointee.p0 : o.pointee.p1
-                    if op.id == cp.id {
-                        cp.normalImpulse = op.normalImpulse
-                        cp.tangentImpulse = op.tangentImpulse
-                    }
-                }
-                if k == 0 { c.p0 = cp } else { c.p1 = cp }
-            }
-        }
-        return c
-    }
 
     private func solve(_ dt: Double) {
         let h = dt / Double(substepCount)
@@ -284,8 +174,10 @@ final class World {
                             B[i].center0 = B[i].center
                             B[i].angle0 = B[i].angle
                         }
-                        contactSolver.prepare(UnsafeBufferPointer(cp), bodies: B, bodyCount: bodyCount, states: S,
-                                              contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                        contactKeys.withUnsafeBufferPointer { keys in
+                            contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, bodies: B, bodyCount: bodyCount,
+                                                  states: S, contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                        }
                         for k in 0..<jp.count { js.prepare(&jp[k]) }
                         prepareMotions(B, h: h, gravity: gravity, items: items)
                         for _ in 0..<substepCount {
@@ -299,21 +191,20 @@ final class World {
                             contactSolver.solve(S, invH: invH, useBias: false)
                         }
                         contactSolver.restitution(S)
-                        contactSolver.store(into: cp)
                         // Finalize placements.
+                        // In place: a copy of the large Body record costs two memcpy calls per body.
                         for i32 in items {
                             let i = Int(i32)
-                            if B[i].invMass == 0 { continue }
-                            var b = B[i]
-                            b.center = b.center0 + S[i].dp
+                            let b = B + i
+                            if b.pointee.invMass == 0 { continue }
+                            b.pointee.center = b.pointee.center0 + S[i].dp
                             if S[i].dAngle != 0 {
-                                b.angle = b.angle0 + S[i].dAngle
-                                b.q = Rotation(angle: b.angle)
+                                b.pointee.angle = b.pointee.angle0 + S[i].dAngle
+                                b.pointee.q = Rotation(angle: b.pointee.angle)
                             }
-                            b.origin = b.center - b.q.rotate(b.localCenter)
-                            b.force = .zero
-                            b.torque = 0
-                            B[i] = b
+                            b.pointee.origin = b.pointee.center - b.pointee.q.rotate(b.pointee.localCenter)
+                            b.pointee.force = .zero
+                            b.pointee.torque = 0
                         }
                     }
                 }
