@@ -22,6 +22,10 @@ public struct EvalRunner {
         public var strength = 1.0
         /// Also detect on unmarked excerpts and with a wrong key (false-positive counts).
         public var checkFalsePositives = true
+        /// Detect with each host's ID expected (`WatermarkDetector(expected:)`), as an app
+        /// that knows the campaigns on air does; the unmarked and wrong-key checks then
+        /// expect that ID too.
+        public var expectKnownID = false
         /// Directory for the codec attacks' temporary files.
         public var scratch = NSTemporaryDirectory()
 
@@ -78,8 +82,8 @@ public struct EvalRunner {
         var random = SeededGenerator(seed: config.seed)
         let key = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
         let wrongKey = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
-        let detector = WatermarkDetector(key: key)
-        let wrongDetector = WatermarkDetector(key: wrongKey)
+        var detector = WatermarkDetector(key: key)
+        var wrongDetector = WatermarkDetector(key: wrongKey)
         var cells: [Cell] = []
         for attack in config.attacks {
             for seconds in config.seconds { cells.append(Cell(attack: attack, seconds: seconds)) }
@@ -97,6 +101,10 @@ public struct EvalRunner {
         for (hostIndex, name) in names.enumerated() {
             let host = try AudioFileReader.readAll(path: directory + "/" + name)
             let message = UInt32.random(in: 0...UInt32.max, using: &random)
+            if config.expectKnownID {
+                detector = WatermarkDetector(key: key, expected: [message])
+                wrongDetector = WatermarkDetector(key: wrongKey, expected: [message])
+            }
             let embedder = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message),
                                                  strength: config.strength)
             let marked = try embedder.embed(host)

@@ -47,8 +47,9 @@ public final class StreamingDetector {
     /// Per ID, the stream time its current stretch was last heard to.
     private var lastHeard: [UInt32: Double] = [:]
 
-    /// A detector for `key` reading interleaved `channels`-channel audio at `inputRate` Hz.
-    public init(key: WatermarkKey, inputRate: Int, channels: Int,
+    /// A detector for `key` reading interleaved `channels`-channel audio at `inputRate` Hz;
+    /// `expected` IDs are also looked for by their whole pattern (`WatermarkDetector`).
+    public init(key: WatermarkKey, inputRate: Int, channels: Int, expected: [UInt32] = [],
                 window: Double = 10, period: Double = 1, absence: Double = 4) throws {
         guard inputRate >= 8000, inputRate <= 768_000 else {
             throw WatermarkError("cannot listen", "--rate", "\(inputRate) Hz is out of range (8000 to 768000)")
@@ -59,7 +60,7 @@ public final class StreamingDetector {
         self.window = max(window, 4)
         self.period = min(max(period, 0.1), self.window / 2)
         self.absence = absence
-        detector = WatermarkDetector(key: key)
+        detector = WatermarkDetector(key: key, expected: expected)
         frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
     }
 

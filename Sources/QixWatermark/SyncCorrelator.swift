@@ -13,14 +13,20 @@ final class SyncCorrelator {
     private var accumulator: [Float]
 
     /// Prepares the templates of `layout`: a sync tile's sign over its slot's 8 hops.
-    init(layout: WatermarkLayout) {
+    convenience init(layout: WatermarkLayout) {
+        self.init(tiles: (0..<P.tileCount).map { layout.codedBit[$0] < 0 ? layout.sign[$0] : 0 })
+    }
+
+    /// Prepares templates from a value per tile (0 where a tile is not part of the
+    /// pattern): the sync tiles' signs for blind search, or a known ID's whole chip
+    /// pattern, which holds 5.5 times the sync tiles' energy.
+    init(tiles: [Float]) {
         let period = P.hopsPerFrame, bins = period / 2 + 1
         template = [Float](repeating: 0, count: P.bandCount * 2 * bins)
         accumulator = [Float](repeating: 0, count: 2 * bins)
         for b in 0..<P.bandCount {
             for r in 0..<period {
-                let tile = (r / P.hopsPerSlot) * P.bandCount + b
-                fft.input[r] = layout.codedBit[tile] < 0 ? layout.sign[tile] : 0
+                fft.input[r] = tiles[(r / P.hopsPerSlot) * P.bandCount + b]
             }
             fft.forward()
             for k in 0..<bins {

@@ -27,16 +27,40 @@ public final class WatermarkDetector {
 
     /// Whether playback speeds other than 1 are searched.
     public let searchesSpeed: Bool
+    /// IDs the caller expects (the campaigns on air), each also looked for by its whole
+    /// keyed pattern; empty for a blind search only.
+    public let expected: [UInt32]
+    /// A window shows an expected ID when the normalised correlation of its tiles with
+    /// the ID's chips (the decoder's score, about N(0, 1) without that mark) reaches this
+    /// at the offset where the whole pattern correlates best (see `expected`).
+    public static let expectedScore: Float = 7
+    /// Whole-pattern correlation peak (z over the 192 offsets) from which a window's
+    /// tiles are scored against an expected ID.
+    static let expectedZ: Float = 2.5
+    /// One correlator per expected ID, with that ID's chips on every tile.
+    private let expectedCorrelators: [SyncCorrelator]
+    /// Each expected ID's chips.
+    private let expectedChips: [[Float]]
 
     /// A detector for `key`; `searchesSpeed: false` looks at the original speed only (for
     /// measuring what the speed search costs, or audio known not to be sped up).
-    public init(key: WatermarkKey, searchesSpeed: Bool = true) {
+    ///
+    /// With `expected` IDs, every window is also correlated with each one's whole pattern
+    /// (528 tiles, where blind sync sees 96 and decoding needs all 56 bits right): a known
+    /// ID is heard at a much lower level than an unknown one can be decoded. A wrong
+    /// window has to reach `expectedZ` by chance among 192 offsets: under 2 x 10^-10 per
+    /// window, speed and ID for Gaussian tails.
+    public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = []) {
         self.key = key
         self.searchesSpeed = searchesSpeed
+        self.expected = expected
         layout = WatermarkLayout(key: key)
         correlator = SyncCorrelator(layout: layout)
         decoder = FrameDecoder(layout: layout, key: key)
         speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
+        let layout = self.layout
+        expectedChips = expected.map { layout.chips(for: WatermarkPayload(message: $0), key: key) }
+        expectedCorrelators = expectedChips.map { SyncCorrelator(tiles: $0) }
     }
 
     /// Detects IDs in a whole in-memory buffer.
@@ -76,6 +100,9 @@ public final class WatermarkDetector {
         // at either edge, folded on its own, is searched too.
         let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
         var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
+        // Best whole-pattern peak of each expected ID in each window: z, speed, offset.
+        let none = [(z: Float, speed: Int, offset: Int)](repeating: (-.infinity, 0, 0), count: expected.count)
+        var known = [[(z: Float, speed: Int, offset: Int)]](repeating: none, count: windows.count + edgeCount)
         var fold = FrameFold(), edgeFold = FrameFold()
         var folded: [Float] = []
         let floors = speeds[0].floors(spectra, hops: hops)
@@ -111,10 +138,18 @@ public final class WatermarkDetector {
                 prefix.withUnsafeBufferPointer { p in
                     for i in 0..<spectrumSize { windowSpectra[i] = p[b * spectrumSize + i] - p[a * spectrumSize + i] }
                 }
+                var isFolded = false
+                for (k, pattern) in expectedCorrelators.enumerated() {
+                    let (offset, z) = windowSpectra.withUnsafeBufferPointer { pattern.correlate(spectra: $0) }
+                    guard z.isFinite, z >= Self.expectedZ else { continue }
+                    if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                    let score = decoder.score(tiles: decoder.tiles(folded, offset: offset), chips: expectedChips[k])
+                    if score > known[w][k].z { known[w][k] = (score, index, offset) }
+                }
                 let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
                 if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
-                    fold.window(lower..<upper, into: &folded)
+                    if !isFolded { fold.window(lower..<upper, into: &folded) }
                     Self.insert(Candidate(z: z, speed: index, offset: offset, window: folded), into: &candidates[w])
                 }
             }
@@ -122,6 +157,12 @@ public final class WatermarkDetector {
                 let range = Self.edgeHops(edge, of: hops, speed: scale.speed)
                 let window = edgeWindow(stats, statsFirstHop: hops.lowerBound, hops: range, speed: scale.speed,
                                         fold: &edgeFold)
+                for (k, pattern) in expectedCorrelators.enumerated() {
+                    let (offset, z) = pattern.correlate(window)
+                    guard z.isFinite, z >= Self.expectedZ else { continue }
+                    let score = decoder.score(tiles: decoder.tiles(window, offset: offset), chips: expectedChips[k])
+                    if score > known[windows.count + edge][k].z { known[windows.count + edge][k] = (score, index, offset) }
+                }
                 let (offset, z) = correlator.correlate(window)
                 guard z.isFinite else { continue }
                 Self.insert(Candidate(z: z, speed: index, offset: offset, window: window),
@@ -146,6 +187,9 @@ public final class WatermarkDetector {
                 let (start, end) = span(speed)
                 found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
                                    payload: payload, score: score))
+            }
+            for (k, best) in known[w].enumerated() where best.z >= Self.expectedScore {
+                accept(WatermarkPayload(message: expected[k]), best.z, speed: speeds[best.speed].speed, offset: best.offset)
             }
             if let hit = decodeCandidates(candidates[w]) {
                 accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset)

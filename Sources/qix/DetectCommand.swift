@@ -27,12 +27,16 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "One JSON object per input per line.")
     var json = false
 
+    @Option(help: ArgumentHelp(ExpectOption.help, valueName: "ids"))
+    var expect: [String] = []
+
     @Flag(help: "Print the time spent decoding/analysing and searching each input on stderr.")
     var timings = false
 
     func run() throws {
+        let expected = try ExpectOption.parse(expect)
         let watermarkKey = try KeyOption.load(key)
-        let detector = WatermarkDetector(key: watermarkKey)
+        let detector = WatermarkDetector(key: watermarkKey, expected: expected)
         var failed = false
         for input in inputs {
             do {

@@ -38,6 +38,9 @@ struct EvalCommand: ParsableCommand {
     @Flag(help: "Skip the false-positive checks (unmarked and wrong-key detection): faster tuning runs.")
     var skipFalsePositives = false
 
+    @Flag(help: "Detect with each clip's ID expected (as 'qix detect --expect' does), unmarked and wrong-key checks included.")
+    var expectKnown = false
+
     @Flag(help: "One JSON object per attack and length, then one summary object.")
     var json = false
 
@@ -48,6 +51,7 @@ struct EvalCommand: ParsableCommand {
         config.seed = seed
         config.strength = strength
         config.checkFalsePositives = !skipFalsePositives
+        config.expectKnownID = expectKnown
         config.seconds = try seconds.split(separator: ",").map { text in
             guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0, value.isFinite else {
                 throw CommandFailure("invalid option", "--seconds", "'\(text)' is not a positive number")

@@ -44,6 +44,9 @@ struct ListenCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds of audio.")
     var maxSeconds: Double?
 
+    @Option(help: ArgumentHelp(ExpectOption.help, valueName: "ids"))
+    var expect: [String] = []
+
     func validate() throws {
         if let maxSeconds, !(maxSeconds > 0) { throw ValidationError("--max-seconds must be positive") }
     }
@@ -53,7 +56,8 @@ struct ListenCommand: ParsableCommand {
         let sampleFormat = try RawSampleFormat.parse(format)
         let watermarkKey = try KeyOption.load(key)
         let reader = try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
-        let detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels)
+        let detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
+                                             expected: try ExpectOption.parse(expect))
 
         let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channels)

@@ -24,6 +24,14 @@ struct CommandTests {
         #expect(try KeyOption.load(good.path).hex == "00112233445566778899aabbccddeeff")
     }
 
+    @Test func expectTakesCommaSeparatedAndRepeatedIDs() throws {
+        #expect(try ExpectOption.parse(["0badcafe,12345678", "0BADCAFE", "ffffffff"]) == [0x0bad_cafe, 0x1234_5678, 0xffff_ffff])
+        #expect(try ExpectOption.parse([]) == [])
+        for bad in ["0badcaf", "0badcafg", "0x12345678", "0badcafe,1234"] {
+            #expect(throws: CommandFailure.self, "\(bad)") { try ExpectOption.parse([bad]) }
+        }
+    }
+
     @Test func embedRejectsBadMessagesBeforeReading() throws {
         for message in ["1234567", "123456789", "g2345678"] {
             let command = try EmbedCommand.parse(["missing.wav", "out.wav", "--message", message])

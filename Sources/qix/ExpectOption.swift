@@ -1,0 +1,21 @@
+import QixWatermark
+
+/// Parses `--expect`: IDs the listener knows are on air, each 8 hex digits, comma
+/// separated or repeated.
+enum ExpectOption {
+    /// The IDs in `values` (each may hold several, comma separated), without repeats.
+    static func parse(_ values: [String]) throws -> [UInt32] {
+        var ids: [UInt32] = []
+        for text in values.flatMap({ $0.split(separator: ",") }) {
+            let item = text.trimmingCharacters(in: .whitespaces)
+            guard item.count == 8, item.allSatisfy(\.isHexDigit), let id = UInt32(item, radix: 16) else {
+                throw CommandFailure("invalid option", "--expect", "expected IDs of exactly 8 hex digits, got '\(item)'")
+            }
+            if !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// The help line shared by the commands that take `--expect`.
+    static let help = "IDs known to be on air (8 hex digits, comma separated or repeated): each is also looked for by its whole pattern, which hears it at much lower levels than a blind search."
+}

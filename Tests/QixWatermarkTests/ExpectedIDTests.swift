@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import QixAudio
+@testable import QixWatermark
+
+/// Detection of IDs the caller expects: more sensitive than the blind search, and still
+/// silent on unmarked audio, with a wrong key, and for IDs that are not there.
+struct ExpectedIDTests {
+    let key = WatermarkKey.publicTestKey
+    let message: UInt32 = 0x5eed1234
+
+    /// 3 s of a marked corpus clip at 16 kHz mono under white noise `level` times its RMS.
+    func noisyExcerpt(level: Float, marked: Bool = true) throws -> AudioBuffer {
+        let host = try TestSignals.corpus("a01", seconds: 8)
+        let audio = marked ? try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message)).embed(host) : host
+        let mono = try Resampler.resample(audio.mixedToMono(), to: 16_000).slice(frames: 40_000..<88_000)
+        var levels = SignalLevels()
+        mono.samples.withUnsafeBufferPointer { levels.add($0) }
+        let noise = TestSignals.noise(seconds: 3, rate: 16_000, level: level * Float(levels.rms * 3.squareRoot()))
+        return AudioBuffer(samples: zip(mono.samples, noise.samples).map { $0 + $1 }, channels: 1, sampleRate: 16_000)
+    }
+
+    @Test func anExpectedIDIsHeardWhereTheBlindSearchFails() throws {
+        var heardOnlyWhenExpected = 0
+        for level: Float in [0.5, 0.7, 1.0, 1.4, 2.0] {
+            let clip = try noisyExcerpt(level: level)
+            let blind = try WatermarkDetector(key: key).detect(clip)
+            let expecting = try WatermarkDetector(key: key, expected: [message, 0x0bad_cafe]).detect(clip)
+            #expect(blind.allSatisfy { $0.message == message }, "level \(level)")
+            #expect(expecting.allSatisfy { $0.message == message }, "level \(level): an ID that is not there")
+            // Whatever the blind search hears, expecting the ID hears too.
+            if !blind.isEmpty { #expect(!expecting.isEmpty, "level \(level)") }
+            if blind.isEmpty && !expecting.isEmpty { heardOnlyWhenExpected += 1 }
+        }
+        #expect(heardOnlyWhenExpected > 0, "no noise level where only the expected search hears the mark")
+    }
+
+    @Test func nothingIsHeardWithoutTheMarkOrWithAWrongKey() throws {
+        for level: Float in [0, 0.5, 1.0] {
+            let unmarked = try noisyExcerpt(level: level, marked: false)
+            #expect(try WatermarkDetector(key: key, expected: [message]).detect(unmarked).isEmpty, "level \(level)")
+            let marked = try noisyExcerpt(level: level)
+            let wrongKey = try WatermarkKey(bytes: (0..<16).map { UInt8($0 * 7 + 3) })
+            #expect(try WatermarkDetector(key: wrongKey, expected: [message]).detect(marked).isEmpty, "level \(level)")
+        }
+    }
+}
