@@ -88,6 +88,11 @@ public struct ConvolutionalCode: Sendable {
                         let row = step * states
                         metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
+                                if step >= Self.newest && targets == states && finite && Self.butterflies {
+                                    Self.butterflyStep(metric: metric, next: next, decisions: decisions, row: row,
+                                                       soft: (s0, s1, s2))
+                                    return
+                                }
                                 if step >= Self.newest && targets == states && finite {
                                     // Every state is reachable: no unreachable predecessors to
                                     // skip, so the choice is a select the CPU need not predict.
@@ -131,5 +136,63 @@ public struct ConvolutionalCode: Sendable {
             state = Int(decisions[step * states + state])
         }
         return Array(bits.prefix(inputBits))
+    }
+
+    /// Whether every generator taps both the newest and the oldest bit: then the two
+    /// branches leaving a state, and the two entering a target, differ in every output
+    /// bit, and a step is 128 butterflies that share one signed branch value.
+    static let butterflies = generators.allSatisfy { $0 & 1 != 0 && $0 & (1 << newest) != 0 }
+
+    /// Output signs (+1 for bit 1) of the branch from state 2 j with input 0, generator
+    /// after generator (`stateCount / 2` values each).
+    static let butterflySigns: [Float] = {
+        let half = stateCount / 2
+        var signs = [Float](repeating: 0, count: 3 * half)
+        for j in 0..<half {
+            let (a, b, c) = outputs(2 * j)
+            signs[j] = a == 1 ? 1 : -1
+            signs[half + j] = b == 1 ? 1 : -1
+            signs[2 * half + j] = c == 1 ? 1 : -1
+        }
+        return signs
+    }()
+
+    /// One step over all-reachable metrics, eight butterflies at a time: target j takes
+    /// state 2 j (+x) or 2 j + 1 (-x), target j + 128 state 2 j (-x) or 2 j + 1 (+x), with
+    /// the three signed soft values added one by one in the scalar loop's order and ties
+    /// going to the lower state, so the metrics and decisions are bit for bit the same.
+    @inline(__always)
+    private static func butterflyStep(metric: UnsafeBufferPointer<Float>, next: UnsafeMutableBufferPointer<Float>,
+                                      decisions: UnsafeMutableBufferPointer<UInt16>, row: Int,
+                                      soft: (Float, Float, Float)) {
+        let half = stateCount / 2
+        butterflySigns.withUnsafeBufferPointer { signs in
+            let signRaw = UnsafeRawPointer(signs.baseAddress!)
+            let metricRaw = UnsafeRawPointer(metric.baseAddress!)
+            let nextRaw = UnsafeMutableRawPointer(next.baseAddress!)
+            let decisionRaw = UnsafeMutableRawPointer(decisions.baseAddress! + row)
+            let lanes = SIMD8<Int32>(0, 2, 4, 6, 8, 10, 12, 14)
+            var j = 0
+            while j < half {
+                let pair = metricRaw.loadUnaligned(fromByteOffset: 2 * j * 4, as: SIMD16<Float>.self)
+                let even = pair.evenHalf, odd = pair.oddHalf
+                let x0 = signRaw.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self) * soft.0
+                let x1 = signRaw.loadUnaligned(fromByteOffset: (half + j) * 4, as: SIMD8<Float>.self) * soft.1
+                let x2 = signRaw.loadUnaligned(fromByteOffset: (2 * half + j) * 4, as: SIMD8<Float>.self) * soft.2
+                let up0 = ((even + x0) + x1) + x2, up1 = ((odd - x0) - x1) - x2
+                let down0 = ((even - x0) - x1) - x2, down1 = ((odd + x0) + x1) + x2
+                let takeUp = up1 .> up0, takeDown = down1 .> down0
+                nextRaw.storeBytes(of: up0.replacing(with: up1, where: takeUp), toByteOffset: j * 4, as: SIMD8<Float>.self)
+                nextRaw.storeBytes(of: down0.replacing(with: down1, where: takeDown), toByteOffset: (half + j) * 4,
+                                   as: SIMD8<Float>.self)
+                let first = lanes &+ Int32(2 * j)
+                let one = SIMD8<Int32>(repeating: 1), zero = SIMD8<Int32>(repeating: 0)
+                decisionRaw.storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: first &+ zero.replacing(with: one, where: takeUp)),
+                                       toByteOffset: j * 2, as: SIMD8<UInt16>.self)
+                decisionRaw.storeBytes(of: SIMD8<UInt16>(truncatingIfNeeded: first &+ zero.replacing(with: one, where: takeDown)),
+                                       toByteOffset: (half + j) * 2, as: SIMD8<UInt16>.self)
+                j += 8
+            }
+        }
     }
 }
