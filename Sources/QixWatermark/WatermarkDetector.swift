@@ -47,9 +47,9 @@ public final class WatermarkDetector {
     ///
     /// With `expected` IDs, every window is also correlated with each one's whole pattern
     /// (528 tiles, where blind sync sees 96 and decoding needs all 56 bits right): a known
-    /// ID is heard at a much lower level than an unknown one can be decoded. A wrong
-    /// window has to reach `expectedZ` by chance among 192 offsets: under 2 x 10^-10 per
-    /// window, speed and ID for Gaussian tails.
+    /// ID is heard at a much lower level than an unknown one can be decoded. A window
+    /// without it reaches `expectedScore` with probability about 2.6 x 10^-10 per ID
+    /// (docs/watermark.md, "Expected IDs").
     public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = []) {
         self.key = key
         self.searchesSpeed = searchesSpeed
@@ -100,9 +100,9 @@ public final class WatermarkDetector {
         // at either edge, folded on its own, is searched too.
         let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
         var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
-        // Best whole-pattern peak of each expected ID in each window: z, speed, offset.
-        let none = [(z: Float, speed: Int, offset: Int)](repeating: (-.infinity, 0, 0), count: expected.count)
-        var known = [[(z: Float, speed: Int, offset: Int)]](repeating: none, count: windows.count + edgeCount)
+        // Each expected ID's best score in each window, with its speed and offset.
+        let none = [ExpectedPeak](repeating: (-.infinity, 0, 0), count: expected.count)
+        var known = [[ExpectedPeak]](repeating: none, count: windows.count + edgeCount)
         var fold = FrameFold(), edgeFold = FrameFold()
         var folded: [Float] = []
         let floors = speeds[0].floors(spectra, hops: hops)
@@ -139,13 +139,12 @@ public final class WatermarkDetector {
                     for i in 0..<spectrumSize { windowSpectra[i] = p[b * spectrumSize + i] - p[a * spectrumSize + i] }
                 }
                 var isFolded = false
-                for (k, pattern) in expectedCorrelators.enumerated() {
-                    let (offset, z) = windowSpectra.withUnsafeBufferPointer { pattern.correlate(spectra: $0) }
-                    guard z.isFinite, z >= Self.expectedZ else { continue }
-                    if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
-                    let score = decoder.score(tiles: decoder.tiles(folded, offset: offset), chips: expectedChips[k])
-                    if score > known[w][k].z { known[w][k] = (score, index, offset) }
-                }
+                scoreExpected(&known[w], speed: index,
+                              correlate: { pattern in windowSpectra.withUnsafeBufferPointer { pattern.correlate(spectra: $0) } },
+                              window: {
+                                  if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                                  return folded
+                              })
                 let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
                 if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
@@ -157,12 +156,8 @@ public final class WatermarkDetector {
                 let range = Self.edgeHops(edge, of: hops, speed: scale.speed)
                 let window = edgeWindow(stats, statsFirstHop: hops.lowerBound, hops: range, speed: scale.speed,
                                         fold: &edgeFold)
-                for (k, pattern) in expectedCorrelators.enumerated() {
-                    let (offset, z) = pattern.correlate(window)
-                    guard z.isFinite, z >= Self.expectedZ else { continue }
-                    let score = decoder.score(tiles: decoder.tiles(window, offset: offset), chips: expectedChips[k])
-                    if score > known[windows.count + edge][k].z { known[windows.count + edge][k] = (score, index, offset) }
-                }
+                scoreExpected(&known[windows.count + edge], speed: index, correlate: { $0.correlate(window) },
+                              window: { window })
                 let (offset, z) = correlator.correlate(window)
                 guard z.isFinite else { continue }
                 Self.insert(Candidate(z: z, speed: index, offset: offset, window: window),
@@ -188,8 +183,8 @@ public final class WatermarkDetector {
                 found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
                                    payload: payload, score: score))
             }
-            for (k, best) in known[w].enumerated() where best.z >= Self.expectedScore {
-                accept(WatermarkPayload(message: expected[k]), best.z, speed: speeds[best.speed].speed, offset: best.offset)
+            for (k, best) in known[w].enumerated() where best.score >= Self.expectedScore {
+                accept(WatermarkPayload(message: expected[k]), best.score, speed: speeds[best.speed].speed, offset: best.offset)
             }
             if let hit = decodeCandidates(candidates[w]) {
                 accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset)
@@ -223,6 +218,22 @@ public final class WatermarkDetector {
             detections[i].end = min(duration, (Double(located.upperBound) - 0.5) * hopSeconds)
         }
         return detections
+    }
+
+    /// An expected ID's best score in a window, and the speed (index) and offset it had.
+    private typealias ExpectedPeak = (score: Float, speed: Int, offset: Int)
+
+    /// Scores a window's tiles against every expected ID whose whole pattern peaks
+    /// (`correlate`) at z >= `expectedZ`, keeping each ID's best in `best`; `window`
+    /// gives the folded window, made only when some ID needs it.
+    private func scoreExpected(_ best: inout [ExpectedPeak], speed: Int,
+                               correlate: (SyncCorrelator) -> (offset: Int, z: Float), window: () -> [Float]) {
+        for (k, pattern) in expectedCorrelators.enumerated() {
+            let (offset, z) = correlate(pattern)
+            guard z.isFinite, z >= Self.expectedZ else { continue }
+            let score = decoder.score(tiles: decoder.tiles(window(), offset: offset), chips: expectedChips[k])
+            if score > best[k].score { best[k] = (score, speed, offset) }
+        }
     }
 
     /// Sync z-score below which a candidate is not worth a Viterbi run (noise peaks
