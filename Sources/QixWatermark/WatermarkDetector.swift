@@ -41,6 +41,12 @@ public final class WatermarkDetector {
     private let expectedCorrelators: [SyncCorrelator]
     /// Each expected ID's chips.
     private let expectedChips: [[Float]]
+    /// The same on the data tiles only (0 on the sync tiles, which every ID of a key shares).
+    private let expectedDataChips: [[Float]]
+    /// Smallest score of an expected ID on its data tiles alone. A mark of another ID
+    /// lends an expected one its share of the common sync tiles (a fifth of its score),
+    /// but little on the data tiles; a true mark scores on both.
+    static let expectedDataScore: Float = 3.5
 
     /// A detector for `key`; `searchesSpeed: false` looks at the original speed only (for
     /// measuring what the speed search costs, or audio known not to be sped up).
@@ -61,6 +67,7 @@ public final class WatermarkDetector {
         let layout = self.layout
         expectedChips = expected.map { layout.chips(for: WatermarkPayload(message: $0), key: key) }
         expectedCorrelators = expectedChips.map { SyncCorrelator(tiles: $0) }
+        expectedDataChips = expectedChips.map { chips in chips.indices.map { layout.codedBit[$0] < 0 ? 0 : chips[$0] } }
     }
 
     /// Detects IDs in a whole in-memory buffer.
@@ -183,10 +190,15 @@ public final class WatermarkDetector {
                 found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
                                    payload: payload, score: score))
             }
-            for (k, best) in known[w].enumerated() where best.score >= Self.expectedScore {
+            let decoded = decodeCandidates(candidates[w])
+            // One mark per stretch: the best expected ID, unless the keyed check proved
+            // another one is there (related IDs share part of their pattern).
+            if let (k, best) = known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
+               best.score >= Self.expectedScore,
+               decoded == nil || decoded?.payload.message == expected[k] {
                 accept(WatermarkPayload(message: expected[k]), best.score, speed: speeds[best.speed].speed, offset: best.offset)
             }
-            if let hit = decodeCandidates(candidates[w]) {
+            if let hit = decoded {
                 accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset)
                 continue
             }
@@ -231,8 +243,11 @@ public final class WatermarkDetector {
         for (k, pattern) in expectedCorrelators.enumerated() {
             let (offset, z) = correlate(pattern)
             guard z.isFinite, z >= Self.expectedZ else { continue }
-            let score = decoder.score(tiles: decoder.tiles(window(), offset: offset), chips: expectedChips[k])
-            if score > best[k].score { best[k] = (score, speed, offset) }
+            let tiles = decoder.tiles(window(), offset: offset)
+            let score = decoder.score(tiles: tiles, chips: expectedChips[k])
+            guard score > best[k].score,
+                  decoder.score(tiles: tiles, chips: expectedDataChips[k]) >= Self.expectedDataScore else { continue }
+            best[k] = (score, speed, offset)
         }
     }
 

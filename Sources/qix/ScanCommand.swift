@@ -42,6 +42,10 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "File-name layout giving channel and UTC start, with {channel} {YYYY} {MM} {DD} {hh} {mm} {ss} and *.")
     var namePattern = RecordingNamePattern.standard.text
 
+    @Option(help: ArgumentHelp(ExpectOption.help + " A recording scanned before with another set is scanned again.",
+                               valueName: "ids"))
+    var expect: [String] = []
+
     @Flag(help: "No progress or summary on stderr.")
     var quiet = false
 
@@ -51,6 +55,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
+        let expected = try ExpectOption.parse(expect)
         let watermarkKey = try KeyOption.load(key)
         let pattern = try RecordingNamePattern(namePattern)
         let chosenShard = try shard.map(ScanShard.init(parsing:))
@@ -61,12 +66,12 @@ struct ScanCommand: ParsableCommand {
         let selected = catalog.paths.filter(chosenShard.contains)
         let database = try AiringsDatabase(path: db)
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let analyzer = WatermarkRecordingAnalyzer(key: watermarkKey)
-        let scanner = RecordingScanner(database: database, keyFingerprint: watermarkKey.fingerprint, pattern: pattern,
+        let analyzer = WatermarkRecordingAnalyzer(key: watermarkKey, expected: expected)
+        let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, pattern: pattern,
                                        jobs: workers, analyze: { try analyzer.analyze(path: $0) })
         let run = ScanRun(uuid: UUID().uuidString.lowercased(),
                           startedAt: WallClockTime(secondsSinceEpoch: Date().timeIntervalSince1970),
-                          qixkitVersion: QixVersion.string, keyFingerprint: watermarkKey.fingerprint,
+                          qixkitVersion: QixVersion.string, keyFingerprint: analyzer.settingsFingerprint,
                           host: ProcessInfo.processInfo.hostName, shard: chosenShard.count > 1 ? chosenShard.description : nil)
         let display = ScanProgressDisplay(enabled: !quiet, shard: chosenShard)
         let (progress, failures) = try scanner.scan(selected, run: run) { progress, path in display.update(progress, path) }

@@ -35,6 +35,18 @@ struct ExpectedIDTests {
         #expect(heardOnlyWhenExpected > 0, "no noise level where only the expected search hears the mark")
     }
 
+    /// IDs of one key share their sync tiles: a strong mark must not lend a neighbouring
+    /// expected ID a detection, whether or not its own ID is expected too.
+    @Test func anotherIDsMarkDoesNotCountForAnExpectedOne() throws {
+        for level: Float in [0, 0.5, 1.0] {
+            let clip = try noisyExcerpt(level: level)
+            for neighbours in [[message + 1], [message ^ 0xffff_0000, message + 1, message], [0x0bad_cafe]] {
+                let found = try WatermarkDetector(key: key, expected: neighbours).detect(clip)
+                #expect(found.allSatisfy { $0.message == message }, "level \(level), expecting \(neighbours): \(found.map(\.hex))")
+            }
+        }
+    }
+
     @Test func nothingIsHeardWithoutTheMarkOrWithAWrongKey() throws {
         for level: Float in [0, 0.5, 1.0] {
             let unmarked = try noisyExcerpt(level: level, marked: false)

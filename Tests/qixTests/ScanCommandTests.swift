@@ -75,6 +75,18 @@ struct ScanCommandTests {
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<svg") && !page.contains("<script"))
         #expect(ScanArchive.spots.allSatisfy { page.contains($0.id) })
+
+        // Expected IDs are part of the settings: every recording is scanned once more, then
+        // skipped; the same spots are reported once each.
+        let ids = Set(ScanArchive.spots.map(\.id)).sorted().joined(separator: ",")
+        let expecting = try Self.scan(archive, db: db, ["--expect", ids])
+        #expect(expecting.stderr.contains("scanned 6, skipped 0 unchanged"), "\(expecting.stderr)")
+        let repeated = try Self.scan(archive, db: db, ["--expect", ids])
+        #expect(repeated.stderr.contains("scanned 0, skipped 6 unchanged"), "\(repeated.stderr)")
+        let expectedRows = try Self.airings(db)
+        let expectedText = try Self.reportText(db)
+        #expect(expectedRows.count == ScanArchive.spots.count, "\(expectedText)")
+        #expect(Set(expectedRows.compactMap { $0["id"] as? String }) == Set(ScanArchive.spots.map(\.id)))
     }
 
     @Test("a scan killed with kill -9 half way and re-run ends with exactly the rows of an uninterrupted scan")
