@@ -73,4 +73,16 @@ struct ListenCommandTests {
         let badFormat = try QixProcess.run(["listen", "--format", "u8"], stdin: Data())
         #expect(badFormat.status == 1 && badFormat.stderr.contains("(--format)"))
     }
+
+    @Test("--expect listens for the named IDs too; a malformed ID is refused before reading")
+    func expectedIDs() throws {
+        let (dir, file) = try Self.marked()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let qix = QixProcess.executable.path
+        let heard = try Self.shell("sox \(file) -t raw -e signed -b 16 -r 48000 -c 1 - | \(qix) listen --until-first --expect 0badcafe,5eed1234")
+        #expect(heard.status == 0, "\(heard.stderr)")
+        #expect(heard.stdoutLines.count == 1 && heard.stdout.hasPrefix("5eed1234"), "\(heard.stdout)")
+        let bad = try QixProcess.run(["listen", "--expect", "5eed123"], stdin: Data())
+        #expect(bad.status == 1 && bad.stderr.contains("(--expect)"), "\(bad.stderr)")
+    }
 }
