@@ -68,10 +68,15 @@ public final class StreamingEmbedder {
         chips = embedder.chips
         targetSNR = embedder.targetSNR
         let needsConversion = sampleRate != P.sampleRate
+        // From a higher rate, both ways may use the cheaper analysis filter (flat to 6.4 kHz):
+        // the plan reads the band to 6 kHz, the delta holds nothing above 6 kHz (its images
+        // start at 10 kHz, inside the stopband), and folded host energy only raises the
+        // file's full-band SNR above what the 16 kHz hold targets.
+        let quality: Resampler.Quality = sampleRate > P.sampleRate ? .analysis : .medium
         down = needsConversion ? try Resampler(inputRate: Double(sampleRate), outputRate: Double(P.sampleRate),
-                                               channels: channels, quality: .medium) : nil
+                                               channels: channels, quality: quality) : nil
         up = needsConversion ? try Resampler(inputRate: Double(P.sampleRate), outputRate: Double(sampleRate),
-                                             channels: channels, quality: .medium) : nil
+                                             channels: channels, quality: quality) : nil
         channel16 = [[Float]](repeating: [], count: channels > 1 ? channels : 0)
         delta16 = [[Float]](repeating: [], count: channels)
     }
