@@ -6,7 +6,7 @@ crowd noise), scans it with `qix scan`, and checks `qix report --json`: every sp
 wall-clock start within 1 s, no other airings. Prints the scan's throughput.
 
 Usage: python3 Benchmarks/scan/archive_check.py [--qix .build/release/qix] [--hours 4]
-       [--channels 3] [--jobs 2] [--keep DIR]
+       [--channels 3] [--jobs 2] [--keep DIR] [--expect-all]
 Needs sox. Standard library only."""
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
@@ -27,6 +27,8 @@ def main():
     ap.add_argument("--channels", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="build the archive here and keep it")
+    ap.add_argument("--expect-all", action="store_true",
+                    help="scan with every inserted spot's ID expected (qix scan --expect): IDs in sequence")
     a = ap.parse_args()
     if not os.access(a.qix, os.X_OK):
         sys.exit(f"archive_check: no qix at {a.qix}; run swift build -c release")
@@ -103,8 +105,10 @@ def main():
         os.remove(db)
     started = time.time()
     cpu0 = os.times()
-    scan = subprocess.run([a.qix, "scan", archive, "--db", db, "--key", key, "--jobs", str(a.jobs)],
-                          capture_output=True, text=True)
+    command = [a.qix, "scan", archive, "--db", db, "--key", key, "--jobs", str(a.jobs)]
+    if a.expect_all:
+        command += ["--expect", ",".join(e["id"] for e in expected)]
+    scan = subprocess.run(command, capture_output=True, text=True)
     wall = time.time() - started
     cpu1 = os.times()
     cpu = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)

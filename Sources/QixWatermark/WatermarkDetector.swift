@@ -47,6 +47,9 @@ public final class WatermarkDetector {
     /// lends an expected one its share of the common sync tiles (a fifth of its score),
     /// but little on the data tiles; a true mark scores on both.
     static let expectedDataScore: Float = 3.5
+    /// Smallest score of an expected ID against another expected ID on the tiles where
+    /// their chips differ (see `outscoresOtherExpected`).
+    static let expectedMargin: Float = 2
 
     /// A detector for `key`; `searchesSpeed: false` looks at the original speed only (for
     /// measuring what the speed search costs, or audio known not to be sped up).
@@ -246,9 +249,30 @@ public final class WatermarkDetector {
             let tiles = decoder.tiles(window(), offset: offset)
             let score = decoder.score(tiles: tiles, chips: expectedChips[k])
             guard score > best[k].score,
-                  decoder.score(tiles: tiles, chips: expectedDataChips[k]) >= Self.expectedDataScore else { continue }
+                  decoder.score(tiles: tiles, chips: expectedDataChips[k]) >= Self.expectedDataScore,
+                  outscoresOtherExpected(k, tiles: tiles) else { continue }
             best[k] = (score, speed, offset)
         }
+    }
+
+    /// Whether expected ID `k` beats every other expected ID on the tiles where their
+    /// chips differ, by `expectedMargin`. IDs numbered in sequence share the first part of
+    /// their code, so a mark of one gives a neighbour a high score on the tiles they share;
+    /// only the tiles they do not share tell them apart (where the other ID is the one
+    /// there, `k` scores below zero on them).
+    private func outscoresOtherExpected(_ k: Int, tiles: [Float]) -> Bool {
+        var energy: Float = 0
+        for value in tiles { energy += value * value }
+        guard energy > 0 else { return false }
+        let norm = energy.squareRoot()
+        let mine = expectedDataChips[k]
+        for j in expectedDataChips.indices where j != k {
+            let theirs = expectedDataChips[j]
+            var evidence: Float = 0
+            for t in tiles.indices where mine[t] != theirs[t] { evidence += mine[t] * tiles[t] }
+            if evidence / norm < Self.expectedMargin { return false }
+        }
+        return true
     }
 
     /// Sync z-score below which a candidate is not worth a Viterbi run (noise peaks

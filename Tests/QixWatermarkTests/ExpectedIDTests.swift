@@ -47,6 +47,19 @@ struct ExpectedIDTests {
         }
     }
 
+    /// IDs numbered in sequence share the first part of their code: expecting a run of
+    /// them, where the blind search cannot help, only the one that is there may be heard.
+    @Test func sequentialExpectedIDsAreToldApart() throws {
+        let run = (0..<8).map { message &- 3 &+ $0 }
+        var heard = 0
+        for level: Float in [0.5, 0.7, 1.0, 1.4] {
+            let found = try WatermarkDetector(key: key, expected: run).detect(try noisyExcerpt(level: level))
+            #expect(found.allSatisfy { $0.message == message }, "level \(level): \(found.map(\.hex))")
+            heard += found.isEmpty ? 0 : 1
+        }
+        #expect(heard > 0, "the right ID is still heard among its neighbours")
+    }
+
     @Test func nothingIsHeardWithoutTheMarkOrWithAWrongKey() throws {
         for level: Float in [0, 0.5, 1.0] {
             let unmarked = try noisyExcerpt(level: level, marked: false)
