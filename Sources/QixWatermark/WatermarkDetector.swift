@@ -158,8 +158,10 @@ public final class WatermarkDetector {
                 let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
                 if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
-                    if !isFolded { fold.window(lower..<upper, into: &folded) }
-                    Self.insert(Candidate(z: z, speed: index, offset: offset, window: folded), into: &candidates[w])
+                    // Only candidates at or above decodeZ are ever decoded from their window.
+                    if z >= Self.decodeZ && !isFolded { fold.window(lower..<upper, into: &folded) }
+                    Self.insert(Candidate(z: z, speed: index, offset: offset, window: z >= Self.decodeZ ? folded : []),
+                                into: &candidates[w])
                 }
             }
             for edge in 0..<edgeCount {
