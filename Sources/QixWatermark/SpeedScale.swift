@@ -183,6 +183,48 @@ struct SpeedScale {
     /// running window sum per band.
     static func detrend(_ values: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
                         into output: UnsafeMutableBufferPointer<Float>, bands: Int, radius: Int) {
+        guard bands % 2 == 0 else {
+            detrendScalar(values, weights: weights, into: output, bands: bands, radius: radius)
+            return
+        }
+        // Two bands per SIMD lane pair: each band's sums and products are exactly the
+        // scalar loop's, band by band.
+        let hops = values.count / bands, pairs = bands / 2
+        var sums = [SIMD2<Double>](repeating: .zero, count: pairs)
+        guard let inBase = values.baseAddress, let weightBase = weights.baseAddress, let outBase = output.baseAddress else { return }
+        let input = UnsafeRawPointer(inBase), weight = UnsafeRawPointer(weightBase), out = UnsafeMutableRawPointer(outBase)
+        func pair(_ row: Int, _ p: Int) -> Int { (row * bands + 2 * p) * 4 }
+        sums.withUnsafeMutableBufferPointer { sums in
+            for h in 0..<min(hops, radius) {
+                for p in 0..<pairs { sums[p] += SIMD2<Double>(input.loadUnaligned(fromByteOffset: pair(h, p), as: SIMD2<Float>.self)) }
+            }
+            let full = 1 / Double(2 * radius + 1)
+            for h in 0..<hops {
+                let entering = h + radius, leaving = h - radius - 1
+                if entering < hops {
+                    for p in 0..<pairs {
+                        sums[p] += SIMD2<Double>(input.loadUnaligned(fromByteOffset: pair(entering, p), as: SIMD2<Float>.self))
+                    }
+                }
+                if leaving >= 0 {
+                    for p in 0..<pairs {
+                        sums[p] -= SIMD2<Double>(input.loadUnaligned(fromByteOffset: pair(leaving, p), as: SIMD2<Float>.self))
+                    }
+                }
+                let count = min(hops, entering + 1) - max(0, h - radius)
+                let scale = count == 2 * radius + 1 ? full : 1 / Double(count)
+                for p in 0..<pairs {
+                    let value = input.loadUnaligned(fromByteOffset: pair(h, p), as: SIMD2<Float>.self)
+                    let w = weight.loadUnaligned(fromByteOffset: pair(h, p), as: SIMD2<Float>.self)
+                    out.storeBytes(of: (value - SIMD2<Float>(sums[p] * scale)) * w, toByteOffset: pair(h, p), as: SIMD2<Float>.self)
+                }
+            }
+        }
+    }
+
+    /// `detrend` one band at a time: the reference, and the path for an odd band count.
+    static func detrendScalar(_ values: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+                              into output: UnsafeMutableBufferPointer<Float>, bands: Int, radius: Int) {
         let hops = values.count / bands
         var sums = [Double](repeating: 0, count: bands)
         sums.withUnsafeMutableBufferPointer { sums in
