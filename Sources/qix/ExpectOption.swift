@@ -1,3 +1,4 @@
+import Foundation
 import QixWatermark
 
 /// Parses `--expect`: IDs the listener knows are on air, each 8 hex digits, comma
@@ -8,7 +9,8 @@ enum ExpectOption {
         var ids: [UInt32] = []
         for text in values.flatMap({ $0.split(separator: ",") }) {
             let item = text.trimmingCharacters(in: .whitespaces)
-            guard item.count == 8, item.allSatisfy(\.isHexDigit), let id = UInt32(item, radix: 16) else {
+            // The same 8-hex-digit rule as `--message`, reported against this option.
+            guard let id = try? WatermarkPayload(hex: item).message else {
                 throw CommandFailure("invalid option", "--expect", "expected IDs of exactly 8 hex digits, got '\(item)'")
             }
             if !ids.contains(id) { ids.append(id) }
