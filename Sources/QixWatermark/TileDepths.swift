@@ -62,9 +62,9 @@ struct TileDepths {
         // Delta energy per unit of (depth^2 x tile energy), so the budget is in tile units.
         let costPerUnit = probeEnergy / (Double(probe * probe) * tileEnergy)
         let budget = hostEnergy * pow(10, -targetSNR / 10) / costPerUnit
-        let sounding = energy.filter { $0 > 0 }.sorted()
+        var sounding = energy.filter { $0 > 0 }
         guard !sounding.isEmpty else { return result }
-        let median = sounding[sounding.count / 2]
+        let median = Percentile.value(&sounding, at: 0.5)
         var shape = [Float](repeating: 0, count: count)
         for t in 0..<count where energy[t] > 0 { shape[t] = pow(energy[t] / median, -exponent) }
         func spend(_ scale: Float) -> Double {
