@@ -88,23 +88,10 @@ public struct ConvolutionalCode: Sendable {
                         let row = step * states
                         metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
+                                // Every state reachable: butterflies in SIMD (same sums, same ties).
                                 if step >= Self.newest && targets == states && finite && Self.butterflies {
                                     Self.butterflyStep(metric: metric, next: next, decisions: decisions, row: row,
                                                        soft: (s0, s1, s2))
-                                    return
-                                }
-                                if step >= Self.newest && targets == states && finite {
-                                    // Every state is reachable: no unreachable predecessors to
-                                    // skip, so the choice is a select the CPU need not predict.
-                                    for target in 0..<states {
-                                        let first = (target & (halfStates - 1)) << 1
-                                        let p0 = 3 * branch[target * 2], p1 = 3 * branch[target * 2 + 1]
-                                        let c0 = metric[first] + signed[p0] + signed[p0 + 1] + signed[p0 + 2]
-                                        let c1 = metric[first + 1] + signed[p1] + signed[p1 + 1] + signed[p1 + 2]
-                                        let takeSecond = c1 > c0
-                                        next[target] = takeSecond ? c1 : c0
-                                        decisions[row + target] = UInt16(first | (takeSecond ? 1 : 0))
-                                    }
                                     return
                                 }
                                 for target in 0..<targets {
