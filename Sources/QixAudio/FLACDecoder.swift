@@ -83,6 +83,9 @@ final class FLACDecoder {
         if downmix {
             if let target { Self.mix(buffer, channels: channels, available: available, from: 0, count: direct, scale: scale, into: target) }
             Self.mix(buffer, channels: channels, available: available, from: direct, count: frames - direct, scale: scale, into: pending)
+        } else if channels == 2, available == 2, let left = buffer[0], let right = buffer[1] {
+            if let target { Self.interleave(left, right, count: direct, scale: scale, into: target) }
+            Self.interleave(left + direct, right + direct, count: frames - direct, scale: scale, into: pending)
         } else {
             for c in 0..<channels {
                 guard c < available, let source = buffer[c] else {
@@ -142,6 +145,26 @@ final class FLACDecoder {
     }
 
     @inline(__always)
+    /// Stereo frames four at a time: the same conversions and products as `convert`,
+    /// written as L R L R without a strided store per value.
+    private static func interleave(_ left: UnsafePointer<FLAC__int32>, _ right: UnsafePointer<FLAC__int32>, count: Int,
+                                   scale: Float, into output: UnsafeMutablePointer<Float>) {
+        let l = UnsafeRawPointer(left), r = UnsafeRawPointer(right), out = UnsafeMutableRawPointer(output)
+        var i = 0
+        while i + 4 <= count {
+            let a = SIMD4<Float>(l.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Int32>.self)) * scale
+            let b = SIMD4<Float>(r.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Int32>.self)) * scale
+            let pairs = SIMD8<Float>(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
+            out.storeBytes(of: pairs, toByteOffset: i * 8, as: SIMD8<Float>.self)
+            i += 4
+        }
+        while i < count {
+            output[2 * i] = Float(left[i]) * scale
+            output[2 * i + 1] = Float(right[i]) * scale
+            i += 1
+        }
+    }
+
     private static func convert(_ source: UnsafePointer<FLAC__int32>, count: Int, scale: Float,
                                 into output: UnsafeMutablePointer<Float>, stride: Int) {
         for i in 0..<count { output[i * stride] = Float(source[i]) * scale }
