@@ -177,7 +177,7 @@ public final class SpectralFrontEnd {
                             for lane in 0..<8 { input[i + lane] = v[lane] }
                             energy += v * v
                         }
-                        guard energy.max() > 0 else { continue }
+                        guard energy.sum() > 0 else { continue }
                         fft.forward()
                         let row = first + f * width
                         for k in 0..<width {
