@@ -53,24 +53,21 @@ public struct ConvolutionalCode: Sendable {
         precondition(soft.count == codedBits, "wrong soft block length")
         let steps = inputBits + Self.constraintLength - 1
         let states = Self.stateCount, halfStates = states / 2
-        // Branch output bits (3 bits, first generator highest) per (target, predecessor's low bit).
-        var branch = [Int](repeating: 0, count: states * 2)
-        for target in 0..<states {
-            for low in 0..<2 {
-                let state = (target & (halfStates - 1)) << 1 | low
-                let (a, b, c) = Self.outputs((target >> (Self.newest - 1)) << Self.newest | state)
-                branch[target * 2 + low] = Int(a) << 2 | Int(b) << 1 | Int(c)
-            }
-        }
+        let branch = Self.branchOutputs
         let minusInfinity = -Float.greatestFiniteMagnitude
         var metric = [Float](repeating: minusInfinity, count: states)
         metric[0] = 0
         var next = [Float](repeating: minusInfinity, count: states)
-        // decisions[step * states + newState] = previous state
-        var decisions = [UInt16](repeating: 0, count: steps * states)
         // Non-finite soft values need the careful path's comparisons throughout.
         var finite = true
         for value in soft where !value.isFinite || abs(value) > 1e30 { finite = false }
+        // decisions[step * states + newState] = previous state. With finite values every
+        // reachable target gets its decision, and the traceback from state 0 visits only
+        // reachable ones, so the table needs no zeroing; non-finite values can leave a
+        // reachable target undecided, which then reads as state 0, as it always has.
+        var decisions = finite
+            ? [UInt16](unsafeUninitializedCapacity: steps * states) { _, initialized in initialized = steps * states }
+            : [UInt16](repeating: 0, count: steps * states)
         // The signed soft values of one step for each of the 8 output patterns.
         var signed = [Float](repeating: 0, count: 8 * 3)
         branch.withUnsafeBufferPointer { branch in
@@ -124,6 +121,21 @@ public struct ConvolutionalCode: Sendable {
         }
         return Array(bits.prefix(inputBits))
     }
+
+    /// Branch output bits (3 bits, first generator highest) per (target state, the
+    /// predecessor's low bit): the trellis is the same for every block.
+    private static let branchOutputs: [Int] = {
+        let halfStates = stateCount / 2
+        var branch = [Int](repeating: 0, count: stateCount * 2)
+        for target in 0..<stateCount {
+            for low in 0..<2 {
+                let state = (target & (halfStates - 1)) << 1 | low
+                let (a, b, c) = outputs((target >> (newest - 1)) << newest | state)
+                branch[target * 2 + low] = Int(a) << 2 | Int(b) << 1 | Int(c)
+            }
+        }
+        return branch
+    }()
 
     /// Whether every generator taps both the newest and the oldest bit: then the two
     /// branches leaving a state, and the two entering a target, differ in every output
