@@ -75,21 +75,26 @@ public struct ConvolutionalCode: Sendable {
                 signed.withUnsafeMutableBufferPointer { signed in
                     for step in 0..<steps {
                         let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-                        for pattern in 0..<8 {
-                            signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
-                            signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
-                            signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
-                        }
                         // The zero tail: only input 0, so targets with input 1 are unreachable.
                         let targets = step < inputBits ? states : halfStates
                         let row = step * states
                         metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
-                                // Every state reachable: butterflies in SIMD (same sums, same ties).
-                                if step >= Self.newest && targets == states && finite && Self.butterflies {
+                                // Butterflies in SIMD: the same sums and ties. An unreachable state
+                                // holds the sentinel, and finite soft values of at most 1e30 are below
+                                // half its ulp (1e31), so it stays the sentinel and loses to every
+                                // reachable one, as the careful loop's skip has it; the decisions it
+                                // leaves for unreachable targets are never traced.
+                                if finite && Self.butterflies {
                                     Self.butterflyStep(metric: metric, next: next, decisions: decisions, row: row,
                                                        soft: (s0, s1, s2))
+                                    for target in targets..<states { next[target] = minusInfinity }
                                     return
+                                }
+                                for pattern in 0..<8 {
+                                    signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
+                                    signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
+                                    signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
                                 }
                                 for target in 0..<targets {
                                     let first = (target & (halfStates - 1)) << 1
