@@ -366,7 +366,9 @@ public final class StreamingEmbedder {
         let head = hostHead
         try hostQueue.withUnsafeMutableBufferPointer { queue in
             delta.withUnsafeBufferPointer { d in
-                for i in 0..<count { queue[head + i] += d[i] }
+                // From one base pointer: no checked index sum per sample, so the loop vectorises.
+                let target = queue.baseAddress! + head, source = d.baseAddress!
+                for i in 0..<count { target[i] += source[i] }
             }
             try output(UnsafeBufferPointer(rebasing: queue[head..<(head + count)]))
         }
