@@ -69,10 +69,15 @@ struct DeltaSynthesizer {
                 var lanes = SIMD8<Float>()
                 for i in 0..<lower { input[i] = 0 }
                 var i = lower
+                // Pointers at the frame's first sample inside the signal (index `lower`).
+                let frame = UnsafeRawPointer(signal.baseAddress! + (start - signalStart + lower))
+                let taper = UnsafeRawPointer(window.baseAddress! + lower)
+                let windowed = UnsafeMutableRawPointer(input.baseAddress! + lower)
                 while i + 8 <= upper {
-                    var v = SIMD8<Float>()
-                    for lane in 0..<8 { v[lane] = signal[start - signalStart + i + lane] * window[i + lane] }
-                    for lane in 0..<8 { input[i + lane] = v[lane] }
+                    let at = 4 * (i - lower)
+                    let v = frame.loadUnaligned(fromByteOffset: at, as: SIMD8<Float>.self)
+                        * taper.loadUnaligned(fromByteOffset: at, as: SIMD8<Float>.self)
+                    windowed.storeBytes(of: v, toByteOffset: at, as: SIMD8<Float>.self)
                     lanes += v * v
                     i += 8
                 }

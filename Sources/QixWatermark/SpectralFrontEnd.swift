@@ -171,18 +171,20 @@ public final class SpectralFrontEnd {
                         // multiply wait on the previous add. Only "> 0" is asked of it, and a
                         // sum of squares is positive in any order when one term is.
                         var energy = SIMD8<Float>()
+                        let frame = UnsafeRawPointer(x.baseAddress! + offset), taper = UnsafeRawPointer(window.baseAddress!)
+                        let windowed = UnsafeMutableRawPointer(input.baseAddress!)
                         for i in stride(from: 0, to: n, by: 8) {
-                            var v = SIMD8<Float>()
-                            for lane in 0..<8 { v[lane] = x[offset + i + lane] * window[i + lane] }
-                            for lane in 0..<8 { input[i + lane] = v[lane] }
+                            let v = frame.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+                                * taper.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+                            windowed.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD8<Float>.self)
                             energy += v * v
                         }
                         guard energy.sum() > 0 else { continue }
                         fft.forward()
-                        let row = first + f * width
+                        let bins = s.baseAddress! + 2 * low, row = power.baseAddress! + (first + f * width)
                         for k in 0..<width {
-                            let re = s[2 * (k + low)], im = s[2 * (k + low) + 1]
-                            power[row + k] = re * re + im * im
+                            let re = bins[2 * k], im = bins[2 * k + 1]
+                            row[k] = re * re + im * im
                         }
                     }
                 }
