@@ -112,13 +112,14 @@ struct SpeedScale {
                                 for i in 0..<(2 * bands) { half[i] = 0 }
                                 for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
                             }
-                            let base = s * plane + h * bands
+                            let statistic = out.baseAddress! + (s * plane + h * bands)
+                            let weight = weightsOut.baseAddress! + (s * plane + h * bands)
                             for b in 0..<bands {
                                 let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
                                 let total = up + down
                                 let inverse = 1 / total
-                                out[base + b] = total > 1e-12 ? (up - down) * inverse : 0
-                                weightsOut[base + b] = total > floors[b] ? 1 - floors[b] * inverse : 0
+                                statistic[b] = total > 1e-12 ? (up - down) * inverse : 0
+                                weight[b] = total > floors[b] ? 1 - floors[b] * inverse : 0
                             }
                         }
                     }
