@@ -195,7 +195,8 @@ struct SpeedScale {
         var sums = [SIMD2<Double>](repeating: .zero, count: pairs)
         guard let inBase = values.baseAddress, let weightBase = weights.baseAddress, let outBase = output.baseAddress else { return }
         let input = UnsafeRawPointer(inBase), weight = UnsafeRawPointer(weightBase), out = UnsafeMutableRawPointer(outBase)
-        func pair(_ row: Int, _ p: Int) -> Int { (row * bands + 2 * p) * 4 }
+        // Wrapping arithmetic: byte offsets inside the buffers, which cannot overflow.
+        func pair(_ row: Int, _ p: Int) -> Int { (row &* bands &+ 2 &* p) &* 4 }
         sums.withUnsafeMutableBufferPointer { sums in
             for h in 0..<min(hops, radius) {
                 for p in 0..<pairs { sums[p] += SIMD2<Double>(input.loadUnaligned(fromByteOffset: pair(h, p), as: SIMD2<Float>.self)) }
