@@ -100,7 +100,10 @@ struct DeltaSynthesizer {
                 fft.inverse()
                 let outLower = max(0, outputStart - start), outUpper = min(n, outputStart + output.count - start)
                 guard outLower < outUpper else { continue }
-                for i in outLower..<outUpper { output[start - outputStart + i] += input[i] * window[i] }
+                // From pointers at the first sample inside `output`: no checked index sums, so it vectorises.
+                let target = output.baseAddress! + (start - outputStart + outLower)
+                let synthesized = input.baseAddress! + outLower, fade = window.baseAddress! + outLower
+                for j in 0..<(outUpper - outLower) { target[j] += synthesized[j] * fade[j] }
             }
         }
     }

@@ -297,7 +297,8 @@ public final class StreamingEmbedder {
         let k = min(Self.maximumCorrection, Float((hostEnergy * pow(10, -targetSNR / 10) / deltaEnergy).squareRoot()))
         for c in 0..<channels {
             delta16[c].withUnsafeMutableBufferPointer { d in
-                for i in range { d[i - deltaBase] *= k }
+                let segment = d.baseAddress! + (range.lowerBound - deltaBase)
+                for i in 0..<range.count { segment[i] *= k }
             }
         }
     }
