@@ -1,6 +1,7 @@
 /// Lanes of Doubles solved side by side: one contact per lane (IEEE per lane, so a lane gives
 /// the same bits as the scalar operations it replaces; no horizontal reductions). Four lanes
-/// measured faster than two on the pyramid even though baseline x86-64 has 2-wide SSE2.
+/// measured faster than two on the pyramid even though baseline x86-64 has 2-wide SSE2; `Float`
+/// lanes were faster still but lose momentum conservation (docs/determinism.md).
 typealias Lanes = SIMD4<Double>
 
 /// Body indices of the lanes of a batch.
@@ -9,11 +10,14 @@ typealias LaneIndices = SIMD4<Int32>
 /// Lane-wise comparison results.
 typealias LaneMask = SIMDMask<Lanes.MaskStorage>
 
-/// One solver point in every lane of a batch: anchors fixed for the step and accumulated impulses.
-/// A lane without this point has zero masses, so every impulse it computes is zero.
+/// One solver point in every lane of a batch: lever arms fixed for the step and accumulated
+/// impulses. A lane without this point has zero masses, so every impulse it computes is zero.
 struct BatchPoint {
-    var anchorAX = Lanes(), anchorAY = Lanes()
-    var anchorBX = Lanes(), anchorBY = Lanes()
+    /// The anchors' (point minus centre of mass) cross products with the normal (rA × n, rB × n)
+    /// and with the tangent (rA × t, rB × t; t = normal turned right, (ny, -nx)): all that the
+    /// impulses and the separation need of the anchors.
+    var normalArmA = Lanes(), normalArmB = Lanes()
+    var tangentArmA = Lanes(), tangentArmB = Lanes()
     var baseSeparation = Lanes()
     var normalMass = Lanes()
     var tangentMass = Lanes()
@@ -42,29 +46,41 @@ struct ContactBatch {
     var hasP2 = LaneMask(repeating: false)
 }
 
+/// Four rows of `SolverBodies` (one per lane) transposed into lanes: x, y, z, w of every row.
+struct LaneRows {
+    var x: Lanes, y: Lanes, z: Lanes, w: Lanes
+
+    /// Gathers the indexed rows.
+    @inline(__always)
+    init(_ rows: UnsafeMutablePointer<SIMD4<Double>>, _ index: LaneIndices) {
+        let r0 = rows[Int(index[0])], r1 = rows[Int(index[1])]
+        let r2 = rows[Int(index[2])], r3 = rows[Int(index[3])]
+        x = Lanes(r0.x, r1.x, r2.x, r3.x)
+        y = Lanes(r0.y, r1.y, r2.y, r3.y)
+        z = Lanes(r0.z, r1.z, r2.z, r3.z)
+        w = Lanes(r0.w, r1.w, r2.w, r3.w)
+    }
+}
+
 /// The velocities of the bodies of one side of a batch, one body per lane.
 struct LaneBodies {
-    var vx = Lanes(), vy = Lanes(), w = Lanes()
+    var vx: Lanes, vy: Lanes, w: Lanes
 
     /// Reads the velocities of the indexed bodies.
     @inline(__always)
-    init(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices) {
-        for l in 0..<Lanes.scalarCount {
-            let s = states[Int(index[l])]
-            vx[l] = s.v.x
-            vy[l] = s.v.y
-            w[l] = s.w
-        }
+    init(_ rows: UnsafeMutablePointer<SIMD4<Double>>, _ index: LaneIndices) {
+        let r = LaneRows(rows, index)
+        vx = r.x
+        vy = r.y
+        w = r.z
     }
 
     /// Writes the velocities back to the bodies that can move (inverse mass > 0); static bodies
     /// and unused lanes are shared between lanes and never written.
     @inline(__always)
-    func store(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices, invMass: Lanes) {
+    func store(_ rows: UnsafeMutablePointer<SIMD4<Double>>, _ index: LaneIndices, invMass: Lanes) {
         for l in 0..<Lanes.scalarCount where invMass[l] > 0 {
-            let i = Int(index[l])
-            states[i].v = Vector2(vx[l], vy[l])
-            states[i].w = w[l]
+            rows[Int(index[l])] = SIMD4(vx[l], vy[l], w[l], 0)
         }
     }
 }
