@@ -46,19 +46,21 @@ struct ContactBatch {
     var hasP2 = LaneMask(repeating: false)
 }
 
-/// Four rows of `SolverBodies` (one per lane) transposed into lanes: x, y, z, w of every row.
-struct LaneRows {
-    var x: Lanes, y: Lanes, z: Lanes, w: Lanes
+/// The sub-step displacements of the bodies of one side of a batch, one body per lane.
+struct LaneDisplacements {
+    var dx: Lanes, dy: Lanes, c: Lanes, s: Lanes
 
-    /// Gathers the indexed rows.
+    /// Reads the displacements (dp, dq) of the indexed bodies, transposed into lanes.
     @inline(__always)
-    init(_ rows: UnsafeMutablePointer<SIMD4<Double>>, _ index: LaneIndices) {
-        let r0 = rows[Int(index[0])], r1 = rows[Int(index[1])]
-        let r2 = rows[Int(index[2])], r3 = rows[Int(index[3])]
-        x = Lanes(r0.x, r1.x, r2.x, r3.x)
-        y = Lanes(r0.y, r1.y, r2.y, r3.y)
-        z = Lanes(r0.z, r1.z, r2.z, r3.z)
-        w = Lanes(r0.w, r1.w, r2.w, r3.w)
+    init(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices) {
+        let s0 = states + Int(index[0]), s1 = states + Int(index[1])
+        let s2 = states + Int(index[2]), s3 = states + Int(index[3])
+        let p0 = s0.pointee.dp, p1 = s1.pointee.dp, p2 = s2.pointee.dp, p3 = s3.pointee.dp
+        let q0 = s0.pointee.dq, q1 = s1.pointee.dq, q2 = s2.pointee.dq, q3 = s3.pointee.dq
+        dx = Lanes(p0.x, p1.x, p2.x, p3.x)
+        dy = Lanes(p0.y, p1.y, p2.y, p3.y)
+        c = Lanes(q0.c, q1.c, q2.c, q3.c)
+        s = Lanes(q0.s, q1.s, q2.s, q3.s)
     }
 }
 
@@ -66,21 +68,26 @@ struct LaneRows {
 struct LaneBodies {
     var vx: Lanes, vy: Lanes, w: Lanes
 
-    /// Reads the velocities of the indexed bodies.
+    /// Reads the velocities of the indexed bodies, transposed into lanes (whole `Vector2`
+    /// loads, so the transpose is a few shuffles rather than an insert per lane).
     @inline(__always)
-    init(_ rows: UnsafeMutablePointer<SIMD4<Double>>, _ index: LaneIndices) {
-        let r = LaneRows(rows, index)
-        vx = r.x
-        vy = r.y
-        w = r.z
+    init(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices) {
+        let s0 = states + Int(index[0]), s1 = states + Int(index[1])
+        let s2 = states + Int(index[2]), s3 = states + Int(index[3])
+        let v0 = s0.pointee.v, v1 = s1.pointee.v, v2 = s2.pointee.v, v3 = s3.pointee.v
+        vx = Lanes(v0.x, v1.x, v2.x, v3.x)
+        vy = Lanes(v0.y, v1.y, v2.y, v3.y)
+        w = Lanes(s0.pointee.w, s1.pointee.w, s2.pointee.w, s3.pointee.w)
     }
 
     /// Writes the velocities back to the bodies that can move (inverse mass > 0); static bodies
     /// and unused lanes are shared between lanes and never written.
     @inline(__always)
-    func store(_ rows: UnsafeMutablePointer<SIMD4<Double>>, _ index: LaneIndices, invMass: Lanes) {
+    func store(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices, invMass: Lanes) {
         for l in 0..<Lanes.scalarCount where invMass[l] > 0 {
-            rows[Int(index[l])] = SIMD4(vx[l], vy[l], w[l], 0)
+            let s = states + Int(index[l])
+            s.pointee.v = Vector2(vx[l], vy[l])
+            s.pointee.w = w[l]
         }
     }
 }

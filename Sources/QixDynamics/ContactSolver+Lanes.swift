@@ -61,12 +61,12 @@ extension ContactSolver {
     }
 
     @inline(__always)
-    static func solveBatch(_ c: inout ContactBatch, _ V: UnsafeMutablePointer<SIMD4<Double>>,
-                           _ D: UnsafeMutablePointer<SIMD4<Double>>, soft: SoftLanes, masked: Bool) {
+    static func solveBatch(_ c: inout ContactBatch, _ states: UnsafeMutablePointer<BodyState>, soft: SoftLanes,
+                           masked: Bool) {
         let indexA = c.indexA, indexB = c.indexB
         let normal = Normal(x: c.normalX, y: c.normalY)
         // Current separations from the sub-step displacements (arms are fixed for the step).
-        let dA = LaneRows(D, indexA), dB = LaneRows(D, indexB)
+        let dA = LaneDisplacements(states, indexA), dB = LaneDisplacements(states, indexB)
         let s1 = separation(c.p1, dA, dB, normal)
         let s2 = separation(c.p2, dA, dB, normal)
         let m = Masses(c)
@@ -75,24 +75,23 @@ extension ContactSolver {
         soft.biasRate = c.biasRate
         soft.massScale = c.massScale
         soft.impulseScale = c.impulseScale
-        var A = LaneBodies(V, indexA)
-        var B = LaneBodies(V, indexB)
+        var A = LaneBodies(states, indexA)
+        var B = LaneBodies(states, indexB)
         normalPoint(&c.p1, arms1, s1, &A, &B, normal, m, soft, c.hasP2, masked: false)
         normalPoint(&c.p2, arms2, s2, &A, &B, normal, m, soft, c.hasP2, masked: masked)
         let friction = c.friction
         frictionPoint(&c.p1, arms1, &A, &B, normal, m, friction, c.hasP2, masked: false)
         frictionPoint(&c.p2, arms2, &A, &B, normal, m, friction, c.hasP2, masked: masked)
-        A.store(V, indexA, invMass: m.mA)
-        B.store(V, indexB, invMass: m.mB)
+        A.store(states, indexA, invMass: m.mA)
+        B.store(states, indexB, invMass: m.mB)
     }
 
-    /// The separation of a point after the bodies moved by their sub-step displacements
-    /// (`dA`, `dB`: dp.x, dp.y, dq.c, dq.s per lane).
+    /// The separation of a point after the bodies moved by their sub-step displacements.
     @inline(__always)
-    static func separation(_ p: BatchPoint, _ dA: LaneRows, _ dB: LaneRows, _ n: Normal) -> Lanes {
+    static func separation(_ p: BatchPoint, _ dA: LaneDisplacements, _ dB: LaneDisplacements, _ n: Normal) -> Lanes {
         // (dq r) · n = c (r · n) + s (r × n) = s (r × n) - c (r × t).
-        let linear = (dB.x - dA.x) * n.x + (dB.y - dA.y) * n.y
-        let angular = (dB.w * p.normalArmB - dB.z * p.tangentArmB) - (dA.w * p.normalArmA - dA.z * p.tangentArmA)
+        let linear = (dB.dx - dA.dx) * n.x + (dB.dy - dA.dy) * n.y
+        let angular = (dB.s * p.normalArmB - dB.c * p.tangentArmB) - (dA.s * p.normalArmA - dA.c * p.tangentArmA)
         return (linear + angular) + p.baseSeparation
     }
 

@@ -7,8 +7,6 @@ struct ContactSolver {
     private(set) var schedule = ContactSchedule()
     private(set) var batches: [ContactBatch] = []
     private var masses: [SIMD2<Double>] = []
-    /// The bodies as the passes read them (rows of `SolverBodies`).
-    private var rows = SolverBodies()
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
 
@@ -26,7 +24,6 @@ struct ContactSolver {
         masses.withUnsafeMutableBufferPointer { mp in
             for i in 0..<bodyCount { mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia) }
             schedule.build(contacts: contacts, keys: keys, masses: UnsafeBufferPointer(mp), width: width)
-            rows.reset(masses: UnsafeBufferPointer(mp))
         }
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count
@@ -149,34 +146,43 @@ struct ContactSolver {
     /// through them one by one gives the bits of the lane version; unused lanes and missing
     /// second points are skipped, static sides are not stored.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
-        let batches = self.batches
-        rows.withRows(states, displacements: false) { V, _ in
-            batches.withUnsafeBufferPointer { bp in
-                guard let base = bp.baseAddress else { return }
-                for n in 0..<bp.count {
-                    let c = base + n
-                    for l in 0..<Lanes.scalarCount {
-                        let mA = c.pointee.invMassA[l], mB = c.pointee.invMassB[l]
-                        if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
-                        let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
-                        let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
-                        let nx = c.pointee.normalX[l], ny = c.pointee.normalY[l]
-                        var vA = V[a], vB = V[b]
-                        @inline(__always) func apply(_ p: UnsafePointer<BatchPoint>) {
-                            let ni = p.pointee.normalImpulse[l], ti = p.pointee.tangentImpulse[l]
-                            let px = ni * nx + ti * ny
-                            let py = ni * ny - ti * nx
-                            vA.x -= mA * px
-                            vA.y -= mA * py
-                            vA.z -= iA * (ni * p.pointee.normalArmA[l] + ti * p.pointee.tangentArmA[l])
-                            vB.x += mB * px
-                            vB.y += mB * py
-                            vB.z += iB * (ni * p.pointee.normalArmB[l] + ti * p.pointee.tangentArmB[l])
-                        }
-                        withUnsafePointer(to: c.pointee.p1) { apply($0) }
-                        if c.pointee.hasP2[l] { withUnsafePointer(to: c.pointee.p2) { apply($0) } }
-                        if mA > 0 { V[a] = vA }
-                        if mB > 0 { V[b] = vB }
+        batches.withUnsafeBufferPointer { bp in
+            guard let base = bp.baseAddress else { return }
+            for n in 0..<bp.count {
+                let c = base + n
+                for l in 0..<Lanes.scalarCount {
+                    let mA = c.pointee.invMassA[l], mB = c.pointee.invMassB[l]
+                    if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
+                    let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
+                    let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
+                    let nx = c.pointee.normalX[l], ny = c.pointee.normalY[l]
+                    var vA = states[a].v, wA = states[a].w
+                    var vB = states[b].v, wB = states[b].w
+                    @inline(__always) func apply(_ ni: Double, _ ti: Double, _ nArmA: Double, _ tArmA: Double,
+                                                 _ nArmB: Double, _ tArmB: Double) {
+                        let px = ni * nx + ti * ny
+                        let py = ni * ny - ti * nx
+                        vA.x -= mA * px
+                        vA.y -= mA * py
+                        // rA × (ni n + ti t) = ni (rA × n) + ti (rA × t).
+                        wA -= iA * (ni * nArmA + ti * tArmA)
+                        vB.x += mB * px
+                        vB.y += mB * py
+                        wB += iB * (ni * nArmB + ti * tArmB)
+                    }
+                    apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
+                          c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
+                    if c.pointee.hasP2[l] {
+                        apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
+                              c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
+                    }
+                    if mA > 0 {
+                        states[a].v = vA
+                        states[a].w = wA
+                    }
+                    if mB > 0 {
+                        states[b].v = vB
+                        states[b].w = wB
                     }
                 }
             }
@@ -186,32 +192,27 @@ struct ContactSolver {
     /// One pass of soft contact impulses: with `useBias` the solve (soft push-out of overlap),
     /// without it the relax pass that removes the push-out velocity.
     mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool) {
-        var batches = self.batches
-        self.batches = []  // unique while the pass writes it
-        rows.withRows(states, displacements: true) { V, D in
-            batches.withUnsafeMutableBufferPointer { bp in
-                // Two copies of the loop, each with `useBias` a constant.
-                if useBias {
-                    ContactSolver.solvePass(bp, V, D, invH: invH, useBias: true)
-                } else {
-                    ContactSolver.solvePass(bp, V, D, invH: invH, useBias: false)
-                }
+        batches.withUnsafeMutableBufferPointer { bp in
+            // Two copies of the loop, each with `useBias` a constant.
+            if useBias {
+                ContactSolver.solvePass(bp, states, invH: invH, useBias: true)
+            } else {
+                ContactSolver.solvePass(bp, states, invH: invH, useBias: false)
             }
         }
-        self.batches = batches
     }
 
     @inline(__always)
-    private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ V: UnsafeMutablePointer<SIMD4<Double>>,
-                                  _ D: UnsafeMutablePointer<SIMD4<Double>>, invH: Double, useBias: Bool) {
+    private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
+                                  invH: Double, useBias: Bool) {
         let soft = SoftLanes(biasRate: Lanes(), massScale: Lanes(), impulseScale: Lanes(), invH: invH,
                              maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias)
         for n in 0..<bp.count {
             // One copy of the batch code per case, each with `masked` a constant.
             if all(bp[n].hasP2) {
-                solveBatch(&bp[n], V, D, soft: soft, masked: false)
+                solveBatch(&bp[n], states, soft: soft, masked: false)
             } else {
-                solveBatch(&bp[n], V, D, soft: soft, masked: true)
+                solveBatch(&bp[n], states, soft: soft, masked: true)
             }
         }
     }
@@ -220,9 +221,7 @@ struct ContactSolver {
     /// the normal velocity -restitution x approach speed.
     mutating func restitution(_ states: UnsafeMutablePointer<BodyState>) {
         let threshold = Lanes(repeating: -PhysicsConstants.restitutionThreshold)
-        var batches = self.batches
-        self.batches = []  // unique while the pass writes it
-        rows.withRows(states, displacements: false) { V, _ in batches.withUnsafeMutableBufferPointer { bp in
+        batches.withUnsafeMutableBufferPointer { bp in
             for n in 0..<bp.count {
                 let bouncy = bp[n].restitution .!= 0
                 let bounce1 = bouncy .& .!(bp[n].p1.relativeVelocity .> threshold) .& (bp[n].p1.maxNormalImpulse .!= 0)
@@ -230,17 +229,16 @@ struct ContactSolver {
                     .& (bp[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
                 let indexA = bp[n].indexA, indexB = bp[n].indexB
-                var A = LaneBodies(V, indexA)
-                var B = LaneBodies(V, indexB)
+                var A = LaneBodies(states, indexA)
+                var B = LaneBodies(states, indexB)
                 let normal = Normal(x: bp[n].normalX, y: bp[n].normalY)
                 let m = Masses(bp[n])
                 let restitution = bp[n].restitution
                 if any(bounce1) { ContactSolver.bouncePoint(&bp[n].p1, bounce1, &A, &B, normal, m, restitution) }
                 if any(bounce2) { ContactSolver.bouncePoint(&bp[n].p2, bounce2, &A, &B, normal, m, restitution) }
-                A.store(V, indexA, invMass: m.mA)
-                B.store(V, indexB, invMass: m.mB)
+                A.store(states, indexA, invMass: m.mA)
+                B.store(states, indexB, invMass: m.mB)
             }
-        } }
-        self.batches = batches
+        }
     }
 }
