@@ -24,7 +24,6 @@ struct BatchPoint {
     var normalImpulse = Lanes()
     var tangentImpulse = Lanes()
     var maxNormalImpulse = Lanes()
-    var relativeVelocity = Lanes()
 }
 
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
@@ -38,12 +37,18 @@ struct ContactBatch {
     var invMassB = Lanes(), invInertiaB = Lanes()
     var normalX = Lanes(), normalY = Lanes()
     var friction = Lanes()
-    var restitution = Lanes()
     var biasRate = Lanes(), massScale = Lanes(), impulseScale = Lanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
     /// Lanes whose contact has a second point; the others must leave their bodies untouched.
     var hasP2 = LaneMask(repeating: false)
+}
+
+/// What only the restitution pass reads of a batch (kept apart so the other passes stream
+/// smaller batches): restitution and each point's approach speed at the start of the step.
+struct BatchBounce {
+    var restitution = Lanes()
+    var relativeVelocity1 = Lanes(), relativeVelocity2 = Lanes()
 }
 
 /// The sub-step displacements of the bodies of one side of a batch, one body per lane.

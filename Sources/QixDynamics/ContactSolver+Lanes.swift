@@ -184,11 +184,11 @@ extension ContactSolver {
     /// they were, impulses included).
     @inline(__always)
     static func bouncePoint(
-        _ p: inout BatchPoint, _ bounce: LaneMask, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ p: inout BatchPoint, _ relativeVelocity: Lanes, _ bounce: LaneMask, _ A: inout LaneBodies, _ B: inout LaneBodies,
         _ n: Normal, _ m: Masses, _ restitution: Lanes
     ) {
         let arms = PointArms(p, m)
-        let impulse = -p.normalMass * (normalVelocity(A, B, n, arms) + restitution * p.relativeVelocity)
+        let impulse = -p.normalMass * (normalVelocity(A, B, n, arms) + restitution * relativeVelocity)
         let before = p
         applyNormalImpulse(impulse, &p, arms, &A, &B, m, bounce, masked: true)
         p.normalImpulse.replace(with: before.normalImpulse, where: .!bounce)

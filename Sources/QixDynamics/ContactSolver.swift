@@ -6,6 +6,7 @@
 struct ContactSolver {
     private(set) var schedule = ContactSchedule()
     private(set) var batches: [ContactBatch] = []
+    private var bounces: [BatchBounce] = []
     private var masses: [SIMD2<Double>] = []
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
@@ -28,19 +29,22 @@ struct ContactSolver {
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count
         batches.setCount(batchCount, filler: ContactBatch())
+        bounces.setCount(batchCount, filler: BatchBounce())
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         batches.withUnsafeMutableBufferPointer { bp in
-            schedule.slots.withUnsafeBufferPointer { slots in
-                masses.withUnsafeBufferPointer { mp in
-                    for n in 0..<batchCount {
-                        for l in 0..<width {
-                            let k = Int(slots[n * width + l])
-                            if k < 0 {
-                                ContactSolver.clear(&bp[n], lane: l)
-                            } else {
-                                ContactSolver.fill(&bp[n], lane: l, contacts[k], masses: mp, states: states,
-                                                   contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+            bounces.withUnsafeMutableBufferPointer { bb in
+                schedule.slots.withUnsafeBufferPointer { slots in
+                    masses.withUnsafeBufferPointer { mp in
+                        for n in 0..<batchCount {
+                            for l in 0..<width {
+                                let k = Int(slots[n * width + l])
+                                if k < 0 {
+                                    ContactSolver.clear(&bp[n], &bb[n], lane: l)
+                                } else {
+                                    ContactSolver.fill(&bp[n], &bb[n], lane: l, contacts[k], masses: mp, states: states,
+                                                       contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                                }
                             }
                         }
                     }
@@ -66,13 +70,12 @@ struct ContactSolver {
             setLane(&p.normalImpulse, l, normalImpulse)
             setLane(&p.tangentImpulse, l, tangentImpulse)
             setLane(&p.maxNormalImpulse, l, 0)
-            setLane(&p.relativeVelocity, l, relativeVelocity)
         }
     }
 
     /// An unused lane: the static ground on both sides, zero masses, nothing to apply.
     @inline(__always)
-    private static func clear(_ batch: inout ContactBatch, lane l: Int) {
+    private static func clear(_ batch: inout ContactBatch, _ bounce: inout BatchBounce, lane l: Int) {
         batch.indexA[l] = 0
         batch.indexB[l] = 0
         setLane(&batch.invMassA, l, 0)
@@ -82,7 +85,9 @@ struct ContactSolver {
         setLane(&batch.normalX, l, 0)
         setLane(&batch.normalY, l, 0)
         setLane(&batch.friction, l, 0)
-        setLane(&batch.restitution, l, 0)
+        setLane(&bounce.restitution, l, 0)
+        setLane(&bounce.relativeVelocity1, l, 0)
+        setLane(&bounce.relativeVelocity2, l, 0)
         setLane(&batch.biasRate, l, 0)
         setLane(&batch.massScale, l, 0)
         setLane(&batch.impulseScale, l, 0)
@@ -93,7 +98,7 @@ struct ContactSolver {
 
     @inline(__always)
     private static func fill(
-        _ batch: inout ContactBatch, lane l: Int, _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
+        _ batch: inout ContactBatch, _ bounce: inout BatchBounce, lane l: Int, _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
         states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
     ) {
         let mA = masses[c.a].x, iA = masses[c.a].y
@@ -108,7 +113,7 @@ struct ContactSolver {
         setLane(&batch.normalX, l, c.normal.x)
         setLane(&batch.normalY, l, c.normal.y)
         setLane(&batch.friction, l, c.friction)
-        setLane(&batch.restitution, l, c.restitution)
+        setLane(&bounce.restitution, l, c.restitution)
         setLane(&batch.biasRate, l, softness.biasRate)
         setLane(&batch.massScale, l, softness.massScale)
         setLane(&batch.impulseScale, l, softness.impulseScale)
@@ -133,9 +138,13 @@ struct ContactSolver {
             p.tangentImpulse = cp.tangentImpulse
             return p
         }
-        point(c.p0).store(&batch.p1, l)
+        let p1 = point(c.p0)
+        p1.store(&batch.p1, l)
+        setLane(&bounce.relativeVelocity1, l, p1.relativeVelocity)
         let two = c.pointCount > 1
-        (two ? point(c.p1) : PointLane()).store(&batch.p2, l)
+        let p2 = two ? point(c.p1) : PointLane()
+        p2.store(&batch.p2, l)
+        setLane(&bounce.relativeVelocity2, l, p2.relativeVelocity)
         batch.hasP2[l] = two
     }
 
@@ -221,11 +230,12 @@ struct ContactSolver {
     /// the normal velocity -restitution x approach speed.
     mutating func restitution(_ states: UnsafeMutablePointer<BodyState>) {
         let threshold = Lanes(repeating: -PhysicsConstants.restitutionThreshold)
+        let bounces = self.bounces
         batches.withUnsafeMutableBufferPointer { bp in
-            for n in 0..<bp.count {
-                let bouncy = bp[n].restitution .!= 0
-                let bounce1 = bouncy .& .!(bp[n].p1.relativeVelocity .> threshold) .& (bp[n].p1.maxNormalImpulse .!= 0)
-                let bounce2 = bouncy .& bp[n].hasP2 .& .!(bp[n].p2.relativeVelocity .> threshold)
+            bounces.withUnsafeBufferPointer { bb in for n in 0..<bp.count {
+                let bouncy = bb[n].restitution .!= 0
+                let bounce1 = bouncy .& .!(bb[n].relativeVelocity1 .> threshold) .& (bp[n].p1.maxNormalImpulse .!= 0)
+                let bounce2 = bouncy .& bp[n].hasP2 .& .!(bb[n].relativeVelocity2 .> threshold)
                     .& (bp[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
                 let indexA = bp[n].indexA, indexB = bp[n].indexB
@@ -233,12 +243,16 @@ struct ContactSolver {
                 var B = LaneBodies(states, indexB)
                 let normal = Normal(x: bp[n].normalX, y: bp[n].normalY)
                 let m = Masses(bp[n])
-                let restitution = bp[n].restitution
-                if any(bounce1) { ContactSolver.bouncePoint(&bp[n].p1, bounce1, &A, &B, normal, m, restitution) }
-                if any(bounce2) { ContactSolver.bouncePoint(&bp[n].p2, bounce2, &A, &B, normal, m, restitution) }
+                let restitution = bb[n].restitution
+                if any(bounce1) {
+                    ContactSolver.bouncePoint(&bp[n].p1, bb[n].relativeVelocity1, bounce1, &A, &B, normal, m, restitution)
+                }
+                if any(bounce2) {
+                    ContactSolver.bouncePoint(&bp[n].p2, bb[n].relativeVelocity2, bounce2, &A, &B, normal, m, restitution)
+                }
                 A.store(states, indexA, invMass: m.mA)
                 B.store(states, indexB, invMass: m.mB)
-            }
+            } }
         }
     }
 }
