@@ -29,7 +29,9 @@ struct BatchPoint {
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
 /// `b2ContactConstraintSIMD`): the lanes write disjoint movable bodies (`ContactSchedule`), so
 /// one pass over the batch is the same as solving its contacts one after another. Unused lanes
-/// point at the static ground (body 0) with zero masses and are never written back.
+/// point at the static ground (body 0) with zero masses and are never written back. The
+/// softness is not stored: a lane uses the static coefficients when a side has zero inverse
+/// mass (the batches the passes stream are smaller).
 struct ContactBatch {
     var indexA = LaneIndices()
     var indexB = LaneIndices()
@@ -37,11 +39,13 @@ struct ContactBatch {
     var invMassB = Lanes(), invInertiaB = Lanes()
     var normalX = Lanes(), normalY = Lanes()
     var friction = Lanes()
-    var biasRate = Lanes(), massScale = Lanes(), impulseScale = Lanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
+
     /// Lanes whose contact has a second point; the others must leave their bodies untouched.
-    var hasP2 = LaneMask(repeating: false)
+    /// A point's effective mass is positive (one side of a contact moves), and a missing point
+    /// is all zeros, so this needs no field of its own.
+    @inline(__always) var hasP2: LaneMask { p2.normalMass .!= 0 }
 }
 
 /// What only the restitution pass reads of a batch (kept apart so the other passes stream

@@ -52,9 +52,10 @@ extension ContactSolver {
         }
     }
 
-    /// The soft-contact coefficients of a batch for one pass.
+    /// The soft-contact coefficients of one pass: contacts between moving bodies, and contacts
+    /// with a static side (stiffer).
     struct SoftLanes {
-        var biasRate: Lanes, massScale: Lanes, impulseScale: Lanes
+        var contact: Softness, `static`: Softness
         var invH: Double
         var maxPush: Lanes
         var useBias: Bool
@@ -71,10 +72,6 @@ extension ContactSolver {
         let s2 = separation(c.p2, dA, dB, normal)
         let m = Masses(c)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
-        var soft = soft
-        soft.biasRate = c.biasRate
-        soft.massScale = c.massScale
-        soft.impulseScale = c.impulseScale
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
         normalPoint(&c.p1, arms1, s1, &A, &B, normal, m, soft, c.hasP2, masked: false)
@@ -109,9 +106,13 @@ extension ContactSolver {
         let separated = s .> 0
         var bias = Lanes(), massScale = Lanes(repeating: 1), impulseScale = Lanes()
         if soft.useBias {
-            bias = laneMax(soft.biasRate * s, soft.maxPush)
-            massScale = soft.massScale
-            impulseScale = soft.impulseScale
+            // The static coefficients where a side does not move (as the fill chose them).
+            let isStatic = (m.mA .== 0) .| (m.mB .== 0)
+            let biasRate = Lanes(repeating: soft.contact.biasRate).replacing(with: soft.static.biasRate, where: isStatic)
+            bias = laneMax(biasRate * s, soft.maxPush)
+            massScale = Lanes(repeating: soft.contact.massScale).replacing(with: soft.static.massScale, where: isStatic)
+            impulseScale = Lanes(repeating: soft.contact.impulseScale)
+                .replacing(with: soft.static.impulseScale, where: isStatic)
         }
         bias.replace(with: s * soft.invH, where: separated)
         massScale.replace(with: 1, where: separated)

@@ -6,20 +6,23 @@
 struct ContactSolver {
     private(set) var schedule = ContactSchedule()
     private(set) var batches: [ContactBatch] = []
+    /// The contact and static softness of the prepared step.
+    private var softness = (contact: Softness.rigid, static: Softness.rigid)
     private var bounces: [BatchBounce] = []
     private var masses: [SIMD2<Double>] = []
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
 
     /// Schedules the contacts (`keys`: their pair keys) and fills the batches for one step:
-    /// anchors, effective masses, softness, approach speeds (for restitution) and last step's
-    /// impulses (warm starting).
+    /// lever arms, effective masses, approach speeds (for restitution) and last step's impulses
+    /// (warm starting); the softness of the step is kept for the passes.
     mutating func prepare(
         _ contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>, bodies: UnsafePointer<Body>,
         bodyCount: Int,
         states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
     ) {
         let width = Lanes.scalarCount
+        softness = (contactSoftness, staticSoftness)
         // Inverse masses side by side: the schedule and the fill read them once per contact.
         masses.setCount(bodyCount, filler: .zero)
         masses.withUnsafeMutableBufferPointer { mp in
@@ -42,8 +45,7 @@ struct ContactSolver {
                                 if k < 0 {
                                     ContactSolver.clear(&bp[n], &bb[n], lane: l)
                                 } else {
-                                    ContactSolver.fill(&bp[n], &bb[n], lane: l, contacts[k], masses: mp, states: states,
-                                                       contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                                    ContactSolver.fill(&bp[n], &bb[n], lane: l, contacts[k], masses: mp, states: states)
                                 }
                             }
                         }
@@ -88,22 +90,17 @@ struct ContactSolver {
         setLane(&bounce.restitution, l, 0)
         setLane(&bounce.relativeVelocity1, l, 0)
         setLane(&bounce.relativeVelocity2, l, 0)
-        setLane(&batch.biasRate, l, 0)
-        setLane(&batch.massScale, l, 0)
-        setLane(&batch.impulseScale, l, 0)
         PointLane().store(&batch.p1, l)
         PointLane().store(&batch.p2, l)
-        batch.hasP2[l] = false
     }
 
     @inline(__always)
     private static func fill(
         _ batch: inout ContactBatch, _ bounce: inout BatchBounce, lane l: Int, _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
-        states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
+        states: UnsafePointer<BodyState>
     ) {
         let mA = masses[c.a].x, iA = masses[c.a].y
         let mB = masses[c.b].x, iB = masses[c.b].y
-        let softness = (mA == 0 || mB == 0) ? staticSoftness : contactSoftness
         batch.indexA[l] = Int32(c.a)
         batch.indexB[l] = Int32(c.b)
         setLane(&batch.invMassA, l, mA)
@@ -114,9 +111,6 @@ struct ContactSolver {
         setLane(&batch.normalY, l, c.normal.y)
         setLane(&batch.friction, l, c.friction)
         setLane(&bounce.restitution, l, c.restitution)
-        setLane(&batch.biasRate, l, softness.biasRate)
-        setLane(&batch.massScale, l, softness.massScale)
-        setLane(&batch.impulseScale, l, softness.impulseScale)
         let normal = c.normal, tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
@@ -145,7 +139,6 @@ struct ContactSolver {
         let p2 = two ? point(c.p1) : PointLane()
         p2.store(&batch.p2, l)
         setLane(&bounce.relativeVelocity2, l, p2.relativeVelocity)
-        batch.hasP2[l] = two
     }
 
     /// Applies last step's impulses at the start of a sub-step, lane by lane in scalar code: an
@@ -181,7 +174,7 @@ struct ContactSolver {
                     }
                     apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
                           c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
-                    if c.pointee.hasP2[l] {
+                    if c.pointee.p2.normalMass[l] != 0 {  // a second point (`ContactBatch.hasP2`)
                         apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
                               c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
                     }
@@ -201,20 +194,21 @@ struct ContactSolver {
     /// One pass of soft contact impulses: with `useBias` the solve (soft push-out of overlap),
     /// without it the relax pass that removes the push-out velocity.
     mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool) {
+        let softness = self.softness
         batches.withUnsafeMutableBufferPointer { bp in
             // Two copies of the loop, each with `useBias` a constant.
             if useBias {
-                ContactSolver.solvePass(bp, states, invH: invH, useBias: true)
+                ContactSolver.solvePass(bp, states, softness, invH: invH, useBias: true)
             } else {
-                ContactSolver.solvePass(bp, states, invH: invH, useBias: false)
+                ContactSolver.solvePass(bp, states, softness, invH: invH, useBias: false)
             }
         }
     }
 
     @inline(__always)
     private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
-                                  invH: Double, useBias: Bool) {
-        let soft = SoftLanes(biasRate: Lanes(), massScale: Lanes(), impulseScale: Lanes(), invH: invH,
+                                  _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool) {
+        let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,
                              maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias)
         for n in 0..<bp.count {
             // One copy of the batch code per case, each with `masked` a constant.
