@@ -61,6 +61,8 @@ extension ContactSolver {
         var useBias: Bool
     }
 
+    /// Solves one batch in Box2D's order: both points' normal impulses, then both friction
+    /// impulses; `masked` when some lane has no second point.
     @inline(__always)
     static func solveBatch(_ c: inout ContactBatch, _ states: UnsafeMutablePointer<BodyState>, soft: SoftLanes,
                            masked: Bool) {
@@ -98,6 +100,8 @@ extension ContactSolver {
         ((B.vx - A.vx) * n.x + (B.vy - A.vy) * n.y) + (B.w * arms.nB - A.w * arms.nA)
     }
 
+    /// The soft normal impulse at one point: pushes overlap out with the bias in the solve pass,
+    /// lets a separated (speculative) point close at most its gap in a sub-step.
     @_transparent
     static func normalPoint(
         _ p: inout BatchPoint, _ arms: PointArms, _ s: Lanes, _ A: inout LaneBodies, _ B: inout LaneBodies,
@@ -123,6 +127,7 @@ extension ContactSolver {
         applyNormalImpulse(impulse, &p, arms, &A, &B, m, only, masked: masked)
     }
 
+    /// The friction impulse at one point, its total kept within ±friction × its normal impulse.
     @_transparent
     static func frictionPoint(
         _ p: inout BatchPoint, _ arms: PointArms, _ A: inout LaneBodies, _ B: inout LaneBodies, _ n: Normal,
