@@ -12,6 +12,10 @@ import Darwin
 /// `-`, FIFOs and other non-regular files are first spooled to an anonymous temporary
 /// file, so that every container can be read from a pipe.
 public final class AudioFileReader {
+    /// Why a file in another format is refused, with the way round it: broadcast archives
+    /// often hold AAC (.m4a, .ts, .mp4), which libsndfile does not decode.
+    static let unrecognisedFormat = "not an audio file libsndfile can read (WAV, AIFF, FLAC, Ogg Vorbis/Opus, MP3 and more; not AAC or video containers): convert it first, e.g. ffmpeg -i IN OUT.flac"
+
     /// What the file holds.
     public let info: AudioFileInfo
     /// Frames delivered so far.
@@ -67,7 +71,7 @@ public final class AudioFileReader {
         guard let handle = opened else {
             let reason = String(cString: sf_strerror(nil))
             throw AudioError("cannot read audio", path,
-                             reason.hasPrefix("Format not recognised") ? "not an audio file libsndfile can read" : reason)
+                             reason.hasPrefix("Format not recognised") ? Self.unrecognisedFormat : reason)
         }
         let info = AudioFileInfo(path: path, sfInfo: sfInfo)
         guard info.channels > 0, info.sampleRate > 0 else {

@@ -28,7 +28,8 @@ public struct SignalLevels: Sendable {
                 let raw = UnsafeRawPointer(base)
                 while i + 8 <= end {
                     let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                    let magnitudes = v.replacing(with: -v, where: v .< 0)
+                    // |v| by clearing the sign bit: one AND instead of a compare and a select.
+                    let magnitudes = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
                     peaks.replace(with: magnitudes, where: magnitudes .> peaks)
                     sums += v * v
                     i += 8

@@ -53,24 +53,21 @@ public struct ConvolutionalCode: Sendable {
         precondition(soft.count == codedBits, "wrong soft block length")
         let steps = inputBits + Self.constraintLength - 1
         let states = Self.stateCount, halfStates = states / 2
-        // Branch output bits (3 bits, first generator highest) per (target, predecessor's low bit).
-        var branch = [Int](repeating: 0, count: states * 2)
-        for target in 0..<states {
-            for low in 0..<2 {
-                let state = (target & (halfStates - 1)) << 1 | low
-                let (a, b, c) = Self.outputs((target >> (Self.newest - 1)) << Self.newest | state)
-                branch[target * 2 + low] = Int(a) << 2 | Int(b) << 1 | Int(c)
-            }
-        }
+        let branch = Self.branchOutputs
         let minusInfinity = -Float.greatestFiniteMagnitude
         var metric = [Float](repeating: minusInfinity, count: states)
         metric[0] = 0
         var next = [Float](repeating: minusInfinity, count: states)
-        // decisions[step * states + newState] = previous state
-        var decisions = [UInt16](repeating: 0, count: steps * states)
         // Non-finite soft values need the careful path's comparisons throughout.
         var finite = true
         for value in soft where !value.isFinite || abs(value) > 1e30 { finite = false }
+        // decisions[step * states + newState] = previous state. With finite values every
+        // reachable target gets its decision, and the traceback from state 0 visits only
+        // reachable ones, so the table needs no zeroing; non-finite values can leave a
+        // reachable target undecided, which then reads as state 0, as it always has.
+        var decisions = finite
+            ? [UInt16](unsafeUninitializedCapacity: steps * states) { _, initialized in initialized = steps * states }
+            : [UInt16](repeating: 0, count: steps * states)
         // The signed soft values of one step for each of the 8 output patterns.
         var signed = [Float](repeating: 0, count: 8 * 3)
         branch.withUnsafeBufferPointer { branch in
@@ -78,21 +75,26 @@ public struct ConvolutionalCode: Sendable {
                 signed.withUnsafeMutableBufferPointer { signed in
                     for step in 0..<steps {
                         let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-                        for pattern in 0..<8 {
-                            signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
-                            signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
-                            signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
-                        }
                         // The zero tail: only input 0, so targets with input 1 are unreachable.
                         let targets = step < inputBits ? states : halfStates
                         let row = step * states
                         metric.withUnsafeBufferPointer { metric in
                             next.withUnsafeMutableBufferPointer { next in
-                                // Every state reachable: butterflies in SIMD (same sums, same ties).
-                                if step >= Self.newest && targets == states && finite && Self.butterflies {
+                                // Butterflies in SIMD: the same sums and ties. An unreachable state
+                                // holds the sentinel, and finite soft values of at most 1e30 are below
+                                // half its ulp (1e31), so it stays the sentinel and loses to every
+                                // reachable one, as the careful loop's skip has it; the decisions it
+                                // leaves for unreachable targets are never traced.
+                                if finite && Self.butterflies {
                                     Self.butterflyStep(metric: metric, next: next, decisions: decisions, row: row,
                                                        soft: (s0, s1, s2))
+                                    for target in targets..<states { next[target] = minusInfinity }
                                     return
+                                }
+                                for pattern in 0..<8 {
+                                    signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
+                                    signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
+                                    signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
                                 }
                                 for target in 0..<targets {
                                     let first = (target & (halfStates - 1)) << 1
@@ -124,6 +126,21 @@ public struct ConvolutionalCode: Sendable {
         }
         return Array(bits.prefix(inputBits))
     }
+
+    /// Branch output bits (3 bits, first generator highest) per (target state, the
+    /// predecessor's low bit): the trellis is the same for every block.
+    private static let branchOutputs: [Int] = {
+        let halfStates = stateCount / 2
+        var branch = [Int](repeating: 0, count: stateCount * 2)
+        for target in 0..<stateCount {
+            for low in 0..<2 {
+                let state = (target & (halfStates - 1)) << 1 | low
+                let (a, b, c) = outputs((target >> (newest - 1)) << newest | state)
+                branch[target * 2 + low] = Int(a) << 2 | Int(b) << 1 | Int(c)
+            }
+        }
+        return branch
+    }()
 
     /// Whether every generator taps both the newest and the oldest bit: then the two
     /// branches leaving a state, and the two entering a target, differ in every output

@@ -38,8 +38,8 @@ struct FrameFold {
                         let absolute = target / period, row = target - absolute * period
                         let chunk = absolute - firstChunk
                         guard weight > 0, chunk >= 0, chunk < chunkCount else { continue }
-                        let offset = chunk * Self.chunkSize + row
-                        for b in 0..<bands { v[offset + b * period] += weight * s[h * bands + b] }
+                        let rows = v.baseAddress! + (chunk * Self.chunkSize + row), source = s.baseAddress! + h * bands
+                        for b in 0..<bands { rows[b * period] += weight * source[b] }
                     }
                 }
             }
@@ -55,8 +55,9 @@ struct FrameFold {
         values.withUnsafeBufferPointer { v in
             window.withUnsafeMutableBufferPointer { w in
                 for absolute in range where absolute >= firstChunk && absolute < endChunk {
-                    let base = (absolute - firstChunk) * size
-                    for i in 0..<size { w[i] += v[base + i] }
+                    // From base pointers: no checked index sum per value, so the adds vectorise.
+                    let chunk = v.baseAddress! + (absolute - firstChunk) * size, sum = w.baseAddress!
+                    for i in 0..<size { sum[i] += chunk[i] }
                 }
                 for b in 0..<P.bandCount {
                     var energy: Float = 0

@@ -52,7 +52,6 @@ public final class SpectralFrontEnd {
     private var window = [Float](repeating: 0, count: P.fftSize)
     private var pending: [Float]
     private var mono: [Float] = []
-    private var converted: [Float] = []
     private var finished = false
 
     /// A front end for interleaved `channels`-channel audio at `inputRate` Hz.
@@ -68,6 +67,7 @@ public final class SpectralFrontEnd {
         resampler = inputRate == P.sampleRate ? nil
             : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1,
                             quality: inputRate > P.sampleRate ? .analysis : .medium)
+        assert(P.fftSize % 8 == 0, "analyse() reads frames eight samples at a time")
         for i in 0..<P.fftSize { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(P.fftSize))) }
         // Half a frame of zeros first, so that hop 0 is centred on sample 0.
         pending = [Float](repeating: 0, count: P.fftSize / 2)
@@ -113,9 +113,11 @@ public final class SpectralFrontEnd {
     /// Resamples finite mono samples to 16 kHz and analyses them.
     private func process(_ mono: UnsafeBufferPointer<Float>) {
         if let resampler {
-            converted.removeAll(keepingCapacity: true)
-            resampler.process(mono, into: &converted)
-            append(converted)
+            // Straight onto the pending frames: no intermediate block to copy.
+            let before = pending.count
+            resampler.process(mono, into: &pending)
+            internalSamples += pending.count - before
+            analyse()
         } else {
             append(mono)
         }
@@ -128,9 +130,10 @@ public final class SpectralFrontEnd {
     public func finish() {
         guard !finished else { return }
         if let resampler {
-            converted.removeAll(keepingCapacity: true)
-            resampler.flush(into: &converted)
-            append(converted)
+            let before = pending.count
+            resampler.flush(into: &pending)
+            internalSamples += pending.count - before
+            analyse()
         }
         finished = true
         // Hops up to the last sample's: frames centred within the signal.
@@ -139,10 +142,6 @@ public final class SpectralFrontEnd {
             pending.append(contentsOf: repeatElement(0, count: P.hop))
             analyse()
         }
-    }
-
-    private func append(_ samples: [Float]) {
-        samples.withUnsafeBufferPointer { append($0) }
     }
 
     private func append(_ samples: UnsafeBufferPointer<Float>) {
@@ -168,13 +167,17 @@ public final class SpectralFrontEnd {
                 spectra.power.withUnsafeMutableBufferPointer { power in
                     for f in 0..<frames {
                         let offset = f * hop
-                        var energy: Float = 0
-                        for i in 0..<n {
-                            let v = x[offset + i] * window[i]
-                            input[i] = v
+                        // Eight lanes of squares: a single running sum would make every
+                        // multiply wait on the previous add. Only "> 0" is asked of it, and a
+                        // sum of squares is positive in any order when one term is.
+                        var energy = SIMD8<Float>()
+                        for i in stride(from: 0, to: n, by: 8) {
+                            var v = SIMD8<Float>()
+                            for lane in 0..<8 { v[lane] = x[offset + i + lane] * window[i + lane] }
+                            for lane in 0..<8 { input[i + lane] = v[lane] }
                             energy += v * v
                         }
-                        guard energy > 0 else { continue }
+                        guard energy.sum() > 0 else { continue }
                         fft.forward()
                         let row = first + f * width
                         for k in 0..<width {

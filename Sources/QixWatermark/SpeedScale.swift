@@ -98,9 +98,10 @@ struct SpeedScale {
                             cumulative[k + 1] = sum
                         }
                         for s in 0..<scales.count {
+                            let bins = edgeBins.baseAddress! + s * edges, fractions = edgeFractions.baseAddress! + s * edges
                             for e in 0..<edges {
-                                let bin = edgeBins[s * edges + e]
-                                edgeValues[e] = cumulative[bin] + edgeFractions[s * edges + e] * Double(row[bin])
+                                let bin = bins[e]
+                                edgeValues[e] = cumulative[bin] + fractions[e] * Double(row[bin])
                             }
                             if alternating {
                                 for b in 0..<bands {

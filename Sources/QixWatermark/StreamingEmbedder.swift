@@ -157,6 +157,10 @@ public final class StreamingEmbedder {
         let start = mix16.count
         mix16.appendZeros(frames)
         let scale = 1 / Float(channels)
+        if channels == 2 {
+            receiveStereo16(samples, frames: frames, scale: scale, mixFrom: start)
+            return
+        }
         mix16.withUnsafeMutableBufferPointer { mix in
             for c in 0..<channels {
                 let first = channel16[c].count
@@ -166,6 +170,48 @@ public final class StreamingEmbedder {
                         let v = samples[i * channels + c]
                         channel[first + i] = v
                         mix[start + i] += v * scale
+                    }
+                }
+            }
+        }
+    }
+
+    /// `receive16` for stereo, four frames at a time: each lane does the general loop's
+    /// operations in its order (mix = (0 + left x scale) + right x scale), so the same bits.
+    private func receiveStereo16(_ samples: UnsafeBufferPointer<Float>, frames: Int, scale: Float, mixFrom start: Int) {
+        // Both channels out of the array while they are written: two writes into one array
+        // property at once would be overlapping access.
+        var leftChannel: [Float] = [], rightChannel: [Float] = []
+        swap(&leftChannel, &channel16[0])
+        swap(&rightChannel, &channel16[1])
+        defer {
+            swap(&leftChannel, &channel16[0])
+            swap(&rightChannel, &channel16[1])
+        }
+        let first = leftChannel.count
+        leftChannel.appendZeros(frames)
+        rightChannel.appendZeros(frames)
+        let input = UnsafeRawPointer(samples.baseAddress!)
+        mix16.withUnsafeMutableBufferPointer { mix in
+            leftChannel.withUnsafeMutableBufferPointer { left in
+                rightChannel.withUnsafeMutableBufferPointer { right in
+                    var i = 0
+                    while i + 4 <= frames {
+                        let pairs = input.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Float>.self)
+                        let l = SIMD4<Float>(pairs[0], pairs[2], pairs[4], pairs[6])
+                        let r = SIMD4<Float>(pairs[1], pairs[3], pairs[5], pairs[7])
+                        UnsafeMutableRawPointer(left.baseAddress! + first + i).storeBytes(of: l, as: SIMD4<Float>.self)
+                        UnsafeMutableRawPointer(right.baseAddress! + first + i).storeBytes(of: r, as: SIMD4<Float>.self)
+                        let m = (SIMD4<Float>(repeating: 0) + l * scale) + r * scale
+                        UnsafeMutableRawPointer(mix.baseAddress! + start + i).storeBytes(of: m, as: SIMD4<Float>.self)
+                        i += 4
+                    }
+                    while i < frames {
+                        let l = samples[2 * i], r = samples[2 * i + 1]
+                        left[first + i] = l
+                        right[first + i] = r
+                        mix[start + i] = (0 + l * scale) + r * scale
+                        i += 1
                     }
                 }
             }
@@ -264,6 +310,15 @@ public final class StreamingEmbedder {
             // Every value is written below: resize only when the block size changes.
             if interleaved.count != count * channels { interleaved = [Float](repeating: 0, count: count * channels) }
             interleaved.withUnsafeMutableBufferPointer { out in
+                if channels == 2 {
+                    delta16[0].withUnsafeBufferPointer { left in
+                        delta16[1].withUnsafeBufferPointer { right in
+                            Self.interleave(left.baseAddress! + (from - deltaBase), right.baseAddress! + (from - deltaBase),
+                                            count: count, into: out.baseAddress!)
+                        }
+                    }
+                    return
+                }
                 for c in 0..<channels {
                     delta16[c].withUnsafeBufferPointer { d in
                         for i in 0..<count { out[i * channels + c] = d[from - deltaBase + i] }
@@ -286,6 +341,24 @@ public final class StreamingEmbedder {
         }
     }
 
+    /// Writes two channels as L R L R, four frames at a time.
+    private static func interleave(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int,
+                                   into output: UnsafeMutablePointer<Float>) {
+        let l = UnsafeRawPointer(left), r = UnsafeRawPointer(right), out = UnsafeMutableRawPointer(output)
+        var i = 0
+        while i + 4 <= count {
+            let a = l.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
+            let b = r.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
+            out.storeBytes(of: SIMD8<Float>(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), toByteOffset: i * 8, as: SIMD8<Float>.self)
+            i += 4
+        }
+        while i < count {
+            output[2 * i] = left[i]
+            output[2 * i + 1] = right[i]
+            i += 1
+        }
+    }
+
     /// Adds a host-rate delta to the oldest held-back frames and sends them out.
     private func send(delta: [Float], output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         let count = min(delta.count, hostQueue.count - hostHead)
@@ -293,7 +366,9 @@ public final class StreamingEmbedder {
         let head = hostHead
         try hostQueue.withUnsafeMutableBufferPointer { queue in
             delta.withUnsafeBufferPointer { d in
-                for i in 0..<count { queue[head + i] += d[i] }
+                // From one base pointer: no checked index sum per sample, so the loop vectorises.
+                let target = queue.baseAddress! + head, source = d.baseAddress!
+                for i in 0..<count { target[i] += source[i] }
             }
             try output(UnsafeBufferPointer(rebasing: queue[head..<(head + count)]))
         }

@@ -134,7 +134,8 @@ public final class WatermarkDetector {
                         let source = UnsafeBufferPointer(rebasing: values[(chunk * FrameFold.chunkSize)..<((chunk + 1) * FrameFold.chunkSize)])
                         let target = UnsafeMutableBufferPointer(rebasing: p[((chunk + 1) * spectrumSize)..<((chunk + 2) * spectrumSize)])
                         correlator.bandSpectra(source, into: target)
-                        for i in 0..<spectrumSize { target[i] += p[chunk * spectrumSize + i] }
+                        let previous = p.baseAddress! + chunk * spectrumSize
+                        for i in 0..<spectrumSize { target[i] += previous[i] }
                     }
                 }
             }
@@ -146,7 +147,12 @@ public final class WatermarkDetector {
                 guard upper > lower else { continue }
                 let (a, b) = (lower - fold.firstChunk, upper - fold.firstChunk)
                 prefix.withUnsafeBufferPointer { p in
-                    for i in 0..<spectrumSize { windowSpectra[i] = p[b * spectrumSize + i] - p[a * spectrumSize + i] }
+                    windowSpectra.withUnsafeMutableBufferPointer { out in
+                        // From base pointers, so the differences vectorise.
+                        let end = p.baseAddress! + b * spectrumSize, start = p.baseAddress! + a * spectrumSize
+                        let spectrum = out.baseAddress!
+                        for i in 0..<spectrumSize { spectrum[i] = end[i] - start[i] }
+                    }
                 }
                 var isFolded = false
                 scoreExpected(&known[w], speed: index,

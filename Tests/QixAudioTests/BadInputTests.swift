@@ -32,6 +32,8 @@ struct BadInputTests {
             (dir, "is a directory"),
             ("\(dir)/empty.wav", "file is empty"),
             ("\(dir)/text.wav", "not an audio file"),
+            // Unknown formats (AAC above all, in broadcast archives) get the way round.
+            ("\(dir)/text.wav", "convert it first, e.g. ffmpeg"),
             ("\(dir)/cut.wav", "truncated"),
             ("\(dir)/cut.flac", "truncated"),
         ]

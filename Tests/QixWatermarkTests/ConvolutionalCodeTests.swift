@@ -64,6 +64,21 @@ struct ConvolutionalCodeTests {
         }
     }
 
+    /// NaN and infinite soft values (a corrupt window) take the careful path: no crash,
+    /// and the reference decoder's bits.
+    @Test func nonFiniteSoftValuesDecodeAsTheReferenceDoes() {
+        for trial in 0..<40 {
+            let bits = randomBits(56, seed: UInt64(trial + 5000))
+            var soft: [Float] = code.encode(bits).map { $0 == 1 ? 1 : -1 }
+            let bad: [Float] = [.nan, .infinity, -.infinity, 1e31]
+            for k in 0...(trial % 5) { soft[(trial * 37 + k * 53) % soft.count] = bad[(trial + k) % bad.count] }
+            if trial % 8 == 0 { soft = soft.map { _ in .nan } }
+            let decoded = code.decode(soft)
+            #expect(decoded.count == 56)
+            #expect(decoded == Self.referenceDecode(code, soft), "trial \(trial)")
+        }
+    }
+
     /// The state-by-state Viterbi decoder the optimised one must match bit for bit.
     static func referenceDecode(_ code: ConvolutionalCode, _ soft: [Float]) -> [UInt8] {
         let inputBits = code.inputBits
