@@ -10,20 +10,33 @@ typealias LaneIndices = SIMD4<Int32>
 /// Lane-wise comparison results.
 typealias LaneMask = SIMDMask<Lanes.MaskStorage>
 
-/// One solver point in every lane of a batch: lever arms fixed for the step and accumulated
-/// impulses. A lane without this point has zero masses, so every impulse it computes is zero.
+/// One solver point in every lane of a batch, what the warm start reads too: lever arms fixed
+/// for the step and accumulated impulses. A lane without this point has zero masses, so every
+/// impulse it computes is zero.
 struct BatchPoint {
     /// The anchors' (point minus centre of mass) cross products with the normal (rA × n, rB × n)
     /// and with the tangent (rA × t, rB × t; t = normal turned right, (ny, -nx)): all that the
     /// impulses and the separation need of the anchors.
     var normalArmA = Lanes(), normalArmB = Lanes()
     var tangentArmA = Lanes(), tangentArmB = Lanes()
+    var normalImpulse = Lanes()
+    var tangentImpulse = Lanes()
+}
+
+/// The rest of a solver point, which only the solve, relax and restitution passes read (kept
+/// apart so that the warm start streams smaller records).
+struct PointSolve {
     var baseSeparation = Lanes()
     var normalMass = Lanes()
     var tangentMass = Lanes()
-    var normalImpulse = Lanes()
-    var tangentImpulse = Lanes()
     var maxNormalImpulse = Lanes()
+}
+
+/// The per-batch part the warm start does not read: friction and the rest of both points.
+struct BatchSolve {
+    var friction = Lanes()
+    var p1 = PointSolve()
+    var p2 = PointSolve()
 }
 
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
@@ -38,14 +51,10 @@ struct ContactBatch {
     var invMassA = Lanes(), invInertiaA = Lanes()
     var invMassB = Lanes(), invInertiaB = Lanes()
     var normalX = Lanes(), normalY = Lanes()
-    var friction = Lanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
-
     /// Lanes whose contact has a second point; the others must leave their bodies untouched.
-    /// A point's effective mass is positive (one side of a contact moves), and a missing point
-    /// is all zeros, so this needs no field of its own.
-    @inline(__always) var hasP2: LaneMask { p2.normalMass .!= 0 }
+    var hasP2 = LaneMask(repeating: false)
 }
 
 /// What only the restitution pass reads of a batch (kept apart so the other passes stream

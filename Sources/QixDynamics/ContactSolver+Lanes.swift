@@ -64,34 +64,36 @@ extension ContactSolver {
     /// Solves one batch in Box2D's order: both points' normal impulses, then both friction
     /// impulses; `masked` when some lane has no second point.
     @inline(__always)
-    static func solveBatch(_ c: inout ContactBatch, _ states: UnsafeMutablePointer<BodyState>, soft: SoftLanes,
-                           masked: Bool) {
+    static func solveBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ states: UnsafeMutablePointer<BodyState>,
+                           soft: SoftLanes, masked: Bool) {
         let indexA = c.indexA, indexB = c.indexB
         let normal = Normal(x: c.normalX, y: c.normalY)
         // Current separations from the sub-step displacements (arms are fixed for the step).
         let dA = LaneDisplacements(states, indexA), dB = LaneDisplacements(states, indexB)
-        let s1 = separation(c.p1, dA, dB, normal)
-        let s2 = separation(c.p2, dA, dB, normal)
+        let s1 = separation(c.p1, d.p1, dA, dB, normal)
+        let s2 = separation(c.p2, d.p2, dA, dB, normal)
         let m = Masses(c)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
-        normalPoint(&c.p1, arms1, s1, &A, &B, normal, m, soft, c.hasP2, masked: false)
-        normalPoint(&c.p2, arms2, s2, &A, &B, normal, m, soft, c.hasP2, masked: masked)
-        let friction = c.friction
-        frictionPoint(&c.p1, arms1, &A, &B, normal, m, friction, c.hasP2, masked: false)
-        frictionPoint(&c.p2, arms2, &A, &B, normal, m, friction, c.hasP2, masked: masked)
+        let only = c.hasP2
+        normalPoint(&c.p1, &d.p1, arms1, s1, &A, &B, normal, m, soft, only, masked: false)
+        normalPoint(&c.p2, &d.p2, arms2, s2, &A, &B, normal, m, soft, only, masked: masked)
+        let friction = d.friction
+        frictionPoint(&c.p1, d.p1.tangentMass, arms1, &A, &B, normal, m, friction, only, masked: false)
+        frictionPoint(&c.p2, d.p2.tangentMass, arms2, &A, &B, normal, m, friction, only, masked: masked)
         A.store(states, indexA, invMass: m.mA)
         B.store(states, indexB, invMass: m.mB)
     }
 
     /// The separation of a point after the bodies moved by their sub-step displacements.
     @inline(__always)
-    static func separation(_ p: BatchPoint, _ dA: LaneDisplacements, _ dB: LaneDisplacements, _ n: Normal) -> Lanes {
+    static func separation(_ p: BatchPoint, _ q: PointSolve, _ dA: LaneDisplacements, _ dB: LaneDisplacements,
+                           _ n: Normal) -> Lanes {
         // (dq r) · n = c (r · n) + s (r × n) = s (r × n) - c (r × t).
         let linear = (dB.dx - dA.dx) * n.x + (dB.dy - dA.dy) * n.y
         let angular = (dB.s * p.normalArmB - dB.c * p.tangentArmB) - (dA.s * p.normalArmA - dA.c * p.tangentArmA)
-        return (linear + angular) + p.baseSeparation
+        return (linear + angular) + q.baseSeparation
     }
 
     /// The relative velocity of the bodies at a point along the normal.
@@ -104,7 +106,8 @@ extension ContactSolver {
     /// lets a separated (speculative) point close at most its gap in a sub-step.
     @_transparent
     static func normalPoint(
-        _ p: inout BatchPoint, _ arms: PointArms, _ s: Lanes, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ p: inout BatchPoint, _ q: inout PointSolve, _ arms: PointArms, _ s: Lanes, _ A: inout LaneBodies,
+        _ B: inout LaneBodies,
         _ n: Normal, _ m: Masses, _ soft: SoftLanes, _ only: LaneMask, masked: Bool
     ) {
         let separated = s .> 0
@@ -121,16 +124,17 @@ extension ContactSolver {
         bias.replace(with: s * soft.invH, where: separated)
         massScale.replace(with: 1, where: separated)
         impulseScale.replace(with: 0, where: separated)
-        let scale = -p.normalMass * massScale
+        let scale = -q.normalMass * massScale
         let relax = impulseScale * p.normalImpulse
         let impulse = scale * (normalVelocity(A, B, n, arms) + bias) - relax
-        applyNormalImpulse(impulse, &p, arms, &A, &B, m, only, masked: masked)
+        applyNormalImpulse(impulse, &p, &q, arms, &A, &B, m, only, masked: masked)
     }
 
     /// The friction impulse at one point, its total kept within ±friction × its normal impulse.
     @_transparent
     static func frictionPoint(
-        _ p: inout BatchPoint, _ arms: PointArms, _ A: inout LaneBodies, _ B: inout LaneBodies, _ n: Normal,
+        _ p: inout BatchPoint, _ tangentMass: Lanes, _ arms: PointArms, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ n: Normal,
         _ m: Masses, _ friction: Lanes, _ only: LaneMask, masked: Bool
     ) {
         let vt = ((B.vx - A.vx) * n.y - (B.vy - A.vy) * n.x) + (B.w * arms.tB - A.w * arms.tA)
@@ -138,7 +142,7 @@ extension ContactSolver {
         // (bounds computed off the velocity chain).
         let maxFriction = friction * p.normalImpulse
         let lower = -maxFriction - p.tangentImpulse, upper = maxFriction - p.tangentImpulse
-        let impulse = laneMin(laneMax(-p.tangentMass * vt, lower), upper)
+        let impulse = laneMin(laneMax(-tangentMass * vt, lower), upper)
         p.tangentImpulse = p.tangentImpulse + impulse
         // Impulse along the tangent (ny, -nx).
         apply(impulse, (m.mAny, -m.mAnx, arms.wtA), (m.mBny, -m.mBnx, arms.wtB), &A, &B, only, masked: masked)
@@ -149,12 +153,13 @@ extension ContactSolver {
     /// applies the increment to both bodies. Shared by the solve and restitution passes.
     @_transparent
     static func applyNormalImpulse(
-        _ impulse: Lanes, _ p: inout BatchPoint, _ arms: PointArms, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ impulse: Lanes, _ p: inout BatchPoint, _ q: inout PointSolve, _ arms: PointArms, _ A: inout LaneBodies,
+        _ B: inout LaneBodies,
         _ m: Masses, _ only: LaneMask, masked: Bool
     ) {
         let applied = laneMax(impulse, -p.normalImpulse)
         p.normalImpulse = p.normalImpulse + applied
-        p.maxNormalImpulse = laneMax(p.maxNormalImpulse, applied)
+        q.maxNormalImpulse = laneMax(q.maxNormalImpulse, applied)
         apply(applied, (m.mAnx, m.mAny, arms.wnA), (m.mBnx, m.mBny, arms.wnB), &A, &B, only, masked: masked)
     }
 
@@ -190,14 +195,15 @@ extension ContactSolver {
     /// they were, impulses included).
     @inline(__always)
     static func bouncePoint(
-        _ p: inout BatchPoint, _ relativeVelocity: Lanes, _ bounce: LaneMask, _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ p: inout BatchPoint, _ q: inout PointSolve, _ relativeVelocity: Lanes, _ bounce: LaneMask,
+        _ A: inout LaneBodies, _ B: inout LaneBodies,
         _ n: Normal, _ m: Masses, _ restitution: Lanes
     ) {
         let arms = PointArms(p, m)
-        let impulse = -p.normalMass * (normalVelocity(A, B, n, arms) + restitution * relativeVelocity)
-        let before = p
-        applyNormalImpulse(impulse, &p, arms, &A, &B, m, bounce, masked: true)
-        p.normalImpulse.replace(with: before.normalImpulse, where: .!bounce)
-        p.maxNormalImpulse.replace(with: before.maxNormalImpulse, where: .!bounce)
+        let impulse = -q.normalMass * (normalVelocity(A, B, n, arms) + restitution * relativeVelocity)
+        let before = (p.normalImpulse, q.maxNormalImpulse)
+        applyNormalImpulse(impulse, &p, &q, arms, &A, &B, m, bounce, masked: true)
+        p.normalImpulse.replace(with: before.0, where: .!bounce)
+        q.maxNormalImpulse.replace(with: before.1, where: .!bounce)
     }
 }

@@ -9,6 +9,7 @@ struct ContactSolver {
     /// The contact and static softness of the prepared step.
     private var softness = (contact: Softness.rigid, static: Softness.rigid)
     private var bounces: [BatchBounce] = []
+    private var solveData: [BatchSolve] = []
     private var masses: [SIMD2<Double>] = []
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
@@ -33,25 +34,26 @@ struct ContactSolver {
         preparedCount = contacts.count
         batches.setCount(batchCount, filler: ContactBatch())
         bounces.setCount(batchCount, filler: BatchBounce())
+        solveData.setCount(batchCount, filler: BatchSolve())
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         batches.withUnsafeMutableBufferPointer { bp in
-            bounces.withUnsafeMutableBufferPointer { bb in
+            bounces.withUnsafeMutableBufferPointer { bb in solveData.withUnsafeMutableBufferPointer { sd in
                 schedule.slots.withUnsafeBufferPointer { slots in
                     masses.withUnsafeBufferPointer { mp in
                         for n in 0..<batchCount {
                             for l in 0..<width {
                                 let k = Int(slots[n * width + l])
                                 if k < 0 {
-                                    ContactSolver.clear(&bp[n], &bb[n], lane: l)
+                                    ContactSolver.clear(&bp[n], &sd[n], &bb[n], lane: l)
                                 } else {
-                                    ContactSolver.fill(&bp[n], &bb[n], lane: l, contacts[k], masses: mp, states: states)
+                                    ContactSolver.fill(&bp[n], &sd[n], &bb[n], lane: l, contacts[k], masses: mp, states: states)
                                 }
                             }
                         }
                     }
                 }
-            }
+            } }
         }
     }
 
@@ -61,23 +63,24 @@ struct ContactSolver {
         var baseSeparation = 0.0, normalMass = 0.0, tangentMass = 0.0, relativeVelocity = 0.0
         var normalImpulse = 0.0, tangentImpulse = 0.0
 
-        @inline(__always) func store(_ p: inout BatchPoint, _ l: Int) {
+        @inline(__always) func store(_ p: inout BatchPoint, _ q: inout PointSolve, _ l: Int) {
             setLane(&p.normalArmA, l, normalArmA)
             setLane(&p.normalArmB, l, normalArmB)
             setLane(&p.tangentArmA, l, tangentArmA)
             setLane(&p.tangentArmB, l, tangentArmB)
-            setLane(&p.baseSeparation, l, baseSeparation)
-            setLane(&p.normalMass, l, normalMass)
-            setLane(&p.tangentMass, l, tangentMass)
             setLane(&p.normalImpulse, l, normalImpulse)
             setLane(&p.tangentImpulse, l, tangentImpulse)
-            setLane(&p.maxNormalImpulse, l, 0)
+            setLane(&q.baseSeparation, l, baseSeparation)
+            setLane(&q.normalMass, l, normalMass)
+            setLane(&q.tangentMass, l, tangentMass)
+            setLane(&q.maxNormalImpulse, l, 0)
         }
     }
 
     /// An unused lane: the static ground on both sides, zero masses, nothing to apply.
     @inline(__always)
-    private static func clear(_ batch: inout ContactBatch, _ bounce: inout BatchBounce, lane l: Int) {
+    private static func clear(_ batch: inout ContactBatch, _ solve: inout BatchSolve, _ bounce: inout BatchBounce,
+                              lane l: Int) {
         batch.indexA[l] = 0
         batch.indexB[l] = 0
         setLane(&batch.invMassA, l, 0)
@@ -86,17 +89,19 @@ struct ContactSolver {
         setLane(&batch.invInertiaB, l, 0)
         setLane(&batch.normalX, l, 0)
         setLane(&batch.normalY, l, 0)
-        setLane(&batch.friction, l, 0)
+        setLane(&solve.friction, l, 0)
         setLane(&bounce.restitution, l, 0)
         setLane(&bounce.relativeVelocity1, l, 0)
         setLane(&bounce.relativeVelocity2, l, 0)
-        PointLane().store(&batch.p1, l)
-        PointLane().store(&batch.p2, l)
+        PointLane().store(&batch.p1, &solve.p1, l)
+        PointLane().store(&batch.p2, &solve.p2, l)
+        batch.hasP2[l] = false
     }
 
     @inline(__always)
     private static func fill(
-        _ batch: inout ContactBatch, _ bounce: inout BatchBounce, lane l: Int, _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
+        _ batch: inout ContactBatch, _ solve: inout BatchSolve, _ bounce: inout BatchBounce, lane l: Int,
+        _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
         states: UnsafePointer<BodyState>
     ) {
         let mA = masses[c.a].x, iA = masses[c.a].y
@@ -109,7 +114,7 @@ struct ContactSolver {
         setLane(&batch.invInertiaB, l, iB)
         setLane(&batch.normalX, l, c.normal.x)
         setLane(&batch.normalY, l, c.normal.y)
-        setLane(&batch.friction, l, c.friction)
+        setLane(&solve.friction, l, c.friction)
         setLane(&bounce.restitution, l, c.restitution)
         let normal = c.normal, tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
@@ -133,11 +138,12 @@ struct ContactSolver {
             return p
         }
         let p1 = point(c.p0)
-        p1.store(&batch.p1, l)
+        p1.store(&batch.p1, &solve.p1, l)
         setLane(&bounce.relativeVelocity1, l, p1.relativeVelocity)
         let two = c.pointCount > 1
         let p2 = two ? point(c.p1) : PointLane()
-        p2.store(&batch.p2, l)
+        p2.store(&batch.p2, &solve.p2, l)
+        batch.hasP2[l] = two
         setLane(&bounce.relativeVelocity2, l, p2.relativeVelocity)
     }
 
@@ -174,7 +180,7 @@ struct ContactSolver {
                     }
                     apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
                           c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
-                    if c.pointee.p2.normalMass[l] != 0 {  // a second point (`ContactBatch.hasP2`)
+                    if c.pointee.hasP2[l] {
                         apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
                               c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
                     }
@@ -195,27 +201,31 @@ struct ContactSolver {
     /// without it the relax pass that removes the push-out velocity.
     mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool) {
         let softness = self.softness
-        batches.withUnsafeMutableBufferPointer { bp in
+        var solveData = self.solveData
+        self.solveData = []  // unique while the pass writes it
+        batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
             // Two copies of the loop, each with `useBias` a constant.
             if useBias {
-                ContactSolver.solvePass(bp, states, softness, invH: invH, useBias: true)
+                ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true)
             } else {
-                ContactSolver.solvePass(bp, states, softness, invH: invH, useBias: false)
+                ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false)
             }
-        }
+        } }
+        self.solveData = solveData
     }
 
     @inline(__always)
-    private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
+    private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ sd: UnsafeMutableBufferPointer<BatchSolve>,
+                                  _ states: UnsafeMutablePointer<BodyState>,
                                   _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool) {
         let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,
                              maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias)
         for n in 0..<bp.count {
             // One copy of the batch code per case, each with `masked` a constant.
             if all(bp[n].hasP2) {
-                solveBatch(&bp[n], states, soft: soft, masked: false)
+                solveBatch(&bp[n], &sd[n], states, soft: soft, masked: false)
             } else {
-                solveBatch(&bp[n], states, soft: soft, masked: true)
+                solveBatch(&bp[n], &sd[n], states, soft: soft, masked: true)
             }
         }
     }
@@ -225,12 +235,14 @@ struct ContactSolver {
     mutating func restitution(_ states: UnsafeMutablePointer<BodyState>) {
         let threshold = Lanes(repeating: -PhysicsConstants.restitutionThreshold)
         let bounces = self.bounces
-        batches.withUnsafeMutableBufferPointer { bp in
+        var solveData = self.solveData
+        self.solveData = []  // unique while the pass writes it
+        batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
             bounces.withUnsafeBufferPointer { bb in for n in 0..<bp.count {
                 let bouncy = bb[n].restitution .!= 0
-                let bounce1 = bouncy .& .!(bb[n].relativeVelocity1 .> threshold) .& (bp[n].p1.maxNormalImpulse .!= 0)
+                let bounce1 = bouncy .& .!(bb[n].relativeVelocity1 .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
                 let bounce2 = bouncy .& bp[n].hasP2 .& .!(bb[n].relativeVelocity2 .> threshold)
-                    .& (bp[n].p2.maxNormalImpulse .!= 0)
+                    .& (sd[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
                 let indexA = bp[n].indexA, indexB = bp[n].indexB
                 var A = LaneBodies(states, indexA)
@@ -239,14 +251,17 @@ struct ContactSolver {
                 let m = Masses(bp[n])
                 let restitution = bb[n].restitution
                 if any(bounce1) {
-                    ContactSolver.bouncePoint(&bp[n].p1, bb[n].relativeVelocity1, bounce1, &A, &B, normal, m, restitution)
+                    ContactSolver.bouncePoint(&bp[n].p1, &sd[n].p1, bb[n].relativeVelocity1, bounce1, &A, &B, normal, m,
+                                              restitution)
                 }
                 if any(bounce2) {
-                    ContactSolver.bouncePoint(&bp[n].p2, bb[n].relativeVelocity2, bounce2, &A, &B, normal, m, restitution)
+                    ContactSolver.bouncePoint(&bp[n].p2, &sd[n].p2, bb[n].relativeVelocity2, bounce2, &A, &B, normal, m,
+                                              restitution)
                 }
                 A.store(states, indexA, invMass: m.mA)
                 B.store(states, indexB, invMass: m.mB)
             } }
-        }
+        } }
+        self.solveData = solveData
     }
 }
