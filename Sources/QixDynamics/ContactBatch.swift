@@ -1,6 +1,7 @@
 /// Lanes of Doubles solved side by side: one contact per lane (IEEE per lane, so a lane gives
 /// the same bits as the scalar operations it replaces; no horizontal reductions). Four lanes
-/// measured faster than two on the pyramid even though baseline x86-64 has 2-wide SSE2.
+/// measured faster than two on the pyramid even though baseline x86-64 has 2-wide SSE2; `Float`
+/// lanes were faster still but lose momentum conservation (docs/determinism.md).
 typealias Lanes = SIMD4<Double>
 
 /// Body indices of the lanes of a batch.
@@ -9,52 +10,92 @@ typealias LaneIndices = SIMD4<Int32>
 /// Lane-wise comparison results.
 typealias LaneMask = SIMDMask<Lanes.MaskStorage>
 
-/// One solver point in every lane of a batch: anchors fixed for the step and accumulated impulses.
-/// A lane without this point has zero masses, so every impulse it computes is zero.
+/// One solver point in every lane of a batch, what the warm start reads too: lever arms fixed
+/// for the step and accumulated impulses. A lane without this point has zero masses, so every
+/// impulse it computes is zero.
 struct BatchPoint {
-    var anchorAX = Lanes(), anchorAY = Lanes()
-    var anchorBX = Lanes(), anchorBY = Lanes()
+    /// The anchors' (point minus centre of mass) cross products with the normal (rA × n, rB × n)
+    /// and with the tangent (rA × t, rB × t; t = normal turned right, (ny, -nx)): all that the
+    /// impulses and the separation need of the anchors.
+    var normalArmA = Lanes(), normalArmB = Lanes()
+    var tangentArmA = Lanes(), tangentArmB = Lanes()
+    var normalImpulse = Lanes()
+    var tangentImpulse = Lanes()
+}
+
+/// The rest of a solver point, which only the solve, relax and restitution passes read (kept
+/// apart so that the warm start streams smaller records).
+struct PointSolve {
     var baseSeparation = Lanes()
     var normalMass = Lanes()
     var tangentMass = Lanes()
-    var normalImpulse = Lanes()
-    var tangentImpulse = Lanes()
     var maxNormalImpulse = Lanes()
-    var relativeVelocity = Lanes()
+}
+
+/// The per-batch part the warm start does not read: friction and the rest of both points.
+struct BatchSolve {
+    var friction = Lanes()
+    var p1 = PointSolve()
+    var p2 = PointSolve()
 }
 
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
 /// `b2ContactConstraintSIMD`): the lanes write disjoint movable bodies (`ContactSchedule`), so
 /// one pass over the batch is the same as solving its contacts one after another. Unused lanes
-/// point at the static ground (body 0) with zero masses and are never written back.
+/// point at the static ground (body 0) with zero masses and are never written back. The
+/// softness is not stored: a lane uses the static coefficients when a side has zero inverse
+/// mass (the batches the passes stream are smaller).
 struct ContactBatch {
     var indexA = LaneIndices()
     var indexB = LaneIndices()
     var invMassA = Lanes(), invInertiaA = Lanes()
     var invMassB = Lanes(), invInertiaB = Lanes()
     var normalX = Lanes(), normalY = Lanes()
-    var friction = Lanes()
-    var restitution = Lanes()
-    var biasRate = Lanes(), massScale = Lanes(), impulseScale = Lanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
     /// Lanes whose contact has a second point; the others must leave their bodies untouched.
     var hasP2 = LaneMask(repeating: false)
 }
 
-/// The velocities of the bodies of one side of a batch, one body per lane.
-struct LaneBodies {
-    var vx = Lanes(), vy = Lanes(), w = Lanes()
+/// What only the restitution pass reads of a batch (kept apart so the other passes stream
+/// smaller batches): restitution and each point's approach speed at the start of the step.
+struct BatchBounce {
+    var restitution = Lanes()
+    var relativeVelocity1 = Lanes(), relativeVelocity2 = Lanes()
+}
 
-    /// Reads the velocities of the indexed bodies.
+/// The sub-step displacements of the bodies of one side of a batch, one body per lane.
+struct LaneDisplacements {
+    var dx: Lanes, dy: Lanes, c: Lanes, s: Lanes
+
+    /// Reads the displacements (dp, dq) of the indexed bodies, transposed into lanes.
     @inline(__always)
     init(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices) {
-        for l in 0..<Lanes.scalarCount {
-            let s = states[Int(index[l])]
-            vx[l] = s.v.x
-            vy[l] = s.v.y
-            w[l] = s.w
-        }
+        let s0 = states + Int(index[0]), s1 = states + Int(index[1])
+        let s2 = states + Int(index[2]), s3 = states + Int(index[3])
+        let p0 = s0.pointee.dp, p1 = s1.pointee.dp, p2 = s2.pointee.dp, p3 = s3.pointee.dp
+        let q0 = s0.pointee.dq, q1 = s1.pointee.dq, q2 = s2.pointee.dq, q3 = s3.pointee.dq
+        dx = Lanes(p0.x, p1.x, p2.x, p3.x)
+        dy = Lanes(p0.y, p1.y, p2.y, p3.y)
+        c = Lanes(q0.c, q1.c, q2.c, q3.c)
+        s = Lanes(q0.s, q1.s, q2.s, q3.s)
+    }
+}
+
+/// The velocities of the bodies of one side of a batch, one body per lane.
+struct LaneBodies {
+    var vx: Lanes, vy: Lanes, w: Lanes
+
+    /// Reads the velocities of the indexed bodies, transposed into lanes (whole `Vector2`
+    /// loads, so the transpose is a few shuffles rather than an insert per lane).
+    @inline(__always)
+    init(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices) {
+        let s0 = states + Int(index[0]), s1 = states + Int(index[1])
+        let s2 = states + Int(index[2]), s3 = states + Int(index[3])
+        let v0 = s0.pointee.v, v1 = s1.pointee.v, v2 = s2.pointee.v, v3 = s3.pointee.v
+        vx = Lanes(v0.x, v1.x, v2.x, v3.x)
+        vy = Lanes(v0.y, v1.y, v2.y, v3.y)
+        w = Lanes(s0.pointee.w, s1.pointee.w, s2.pointee.w, s3.pointee.w)
     }
 
     /// Writes the velocities back to the bodies that can move (inverse mass > 0); static bodies
@@ -62,9 +103,9 @@ struct LaneBodies {
     @inline(__always)
     func store(_ states: UnsafeMutablePointer<BodyState>, _ index: LaneIndices, invMass: Lanes) {
         for l in 0..<Lanes.scalarCount where invMass[l] > 0 {
-            let i = Int(index[l])
-            states[i].v = Vector2(vx[l], vy[l])
-            states[i].w = w[l]
+            let s = states + Int(index[l])
+            s.pointee.v = Vector2(vx[l], vy[l])
+            s.pointee.w = w[l]
         }
     }
 }
