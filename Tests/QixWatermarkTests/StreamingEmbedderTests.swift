@@ -92,6 +92,27 @@ struct StreamingEmbedderTests {
         #expect(worst < 1e-5, "largest difference \(worst)")
     }
 
+    /// Stereo runs its own four-frames-at-a-time paths (splitting the 16 kHz channels,
+    /// interleaving the deltas): with both channels equal to a mono host, each channel must
+    /// come out as the mono host does, block edges and odd lengths included.
+    @Test func stereoWithEqualChannelsIsMarkedAsMono() throws {
+        let mono = Self.looped(try TestSignals.corpus("a05"), seconds: 12)
+        let frames = mono.samples.count / mono.channels - 3   // not a multiple of four
+        let left = Array(mono.samples.prefix(frames * mono.channels).enumerated().filter { $0.offset % mono.channels == 0 }.map(\.element))
+        let monoHost = AudioBuffer(samples: left, channels: 1, sampleRate: mono.sampleRate)
+        let stereoHost = AudioBuffer(samples: left.flatMap { [$0, $0] }, channels: 2, sampleRate: mono.sampleRate)
+        let embedder = try WatermarkEmbedder(key: key, payload: payload)
+        let single = try Self.streamed(embedder, monoHost, blockFrames: 3_001)
+        let pair = try Self.streamed(embedder, stereoHost, blockFrames: 3_001)
+        #expect(pair.count == 2 * single.count)
+        var worst: Float = 0
+        for i in 0..<min(single.count, pair.count / 2) {
+            worst = max(worst, abs(pair[2 * i] - single[i]), abs(pair[2 * i + 1] - single[i]))
+        }
+        #expect(worst < 1e-6, "largest difference \(worst)")
+        #expect(single != left, "the host was marked")
+    }
+
     @Test func refusesNonFiniteAndTooShortInputAtTheEnd() throws {
         let embedder = try WatermarkEmbedder(key: key, payload: payload)
         var nan = TestSignals.noise(seconds: 1, rate: 16_000, level: 0.3)
