@@ -7,6 +7,7 @@ public enum ChannelMixer {
                                into output: UnsafeMutableBufferPointer<Float>) {
         let frames = input.count / channels
         precondition(output.count >= frames, "output too small for the mix")
+        guard frames > 0 else { return }   // an empty buffer may have no base address
         if channels == 1 {
             for i in 0..<frames { output[i] = input[i] }
             return

@@ -24,5 +24,8 @@ struct ChannelMixerTests {
             let got: [UInt32] = output.map { $0.bitPattern }, want: [UInt32] = expected.map { $0.bitPattern }
             #expect(got == want, "\(frames) frames")
         }
+        // Empty buffers without storage (no base address) mix to nothing.
+        ChannelMixer.mixDown(UnsafeBufferPointer(start: nil, count: 0), channels: 2,
+                             into: UnsafeMutableBufferPointer(start: nil, count: 0))
     }
 }
