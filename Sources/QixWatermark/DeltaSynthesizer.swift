@@ -64,30 +64,10 @@ struct DeltaSynthesizer {
                 let start = m * hop - hop
                 let lower = max(0, signalStart - start), upper = min(n, signalStart + signal.count - start)
                 guard lower < upper else { continue }
-                // Only "any energy?" is asked: eight lanes of squares instead of one chain
-                // of dependent adds (a sum of squares is zero in any order only if all are).
-                var lanes = SIMD8<Float>()
                 for i in 0..<lower { input[i] = 0 }
-                var i = lower
-                // Pointers at the frame's first sample inside the signal (index `lower`).
-                let frame = UnsafeRawPointer(signal.baseAddress! + (start - signalStart + lower))
-                let taper = UnsafeRawPointer(window.baseAddress! + lower)
-                let windowed = UnsafeMutableRawPointer(input.baseAddress! + lower)
-                while i + 8 <= upper {
-                    let at = 4 * (i - lower)
-                    let v = frame.loadUnaligned(fromByteOffset: at, as: SIMD8<Float>.self)
-                        * taper.loadUnaligned(fromByteOffset: at, as: SIMD8<Float>.self)
-                    windowed.storeBytes(of: v, toByteOffset: at, as: SIMD8<Float>.self)
-                    lanes += v * v
-                    i += 8
-                }
-                var energy = lanes.sum()
-                while i < upper {
-                    let v = signal[start - signalStart + i] * window[i]
-                    input[i] = v
-                    energy += v * v
-                    i += 1
-                }
+                // From the frame's first sample inside the signal (index `lower`).
+                let energy = FrameWindow.apply(signal.baseAddress! + (start - signalStart + lower), window.baseAddress! + lower,
+                                               into: input.baseAddress! + lower, count: upper - lower)
                 for i in upper..<n { input[i] = 0 }
                 if energy == 0 { continue }
                 fft.forward()

@@ -67,7 +67,6 @@ public final class SpectralFrontEnd {
         resampler = inputRate == P.sampleRate ? nil
             : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1,
                             quality: inputRate > P.sampleRate ? .analysis : .medium)
-        assert(P.fftSize % 8 == 0, "analyse() reads frames eight samples at a time")
         for i in 0..<P.fftSize { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(P.fftSize))) }
         // Half a frame of zeros first, so that hop 0 is centred on sample 0.
         pending = [Float](repeating: 0, count: P.fftSize / 2)
@@ -167,19 +166,9 @@ public final class SpectralFrontEnd {
                 spectra.power.withUnsafeMutableBufferPointer { power in
                     for f in 0..<frames {
                         let offset = f * hop
-                        // Eight lanes of squares: a single running sum would make every
-                        // multiply wait on the previous add. Only "> 0" is asked of it, and a
-                        // sum of squares is positive in any order when one term is.
-                        var energy = SIMD8<Float>()
-                        let frame = UnsafeRawPointer(x.baseAddress! + offset), taper = UnsafeRawPointer(window.baseAddress!)
-                        let windowed = UnsafeMutableRawPointer(input.baseAddress!)
-                        for i in stride(from: 0, to: n, by: 8) {
-                            let v = frame.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
-                                * taper.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
-                            windowed.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD8<Float>.self)
-                            energy += v * v
-                        }
-                        guard energy.sum() > 0 else { continue }
+                        let energy = FrameWindow.apply(x.baseAddress! + offset, window.baseAddress!,
+                                                       into: input.baseAddress!, count: n)
+                        guard energy > 0 else { continue }
                         fft.forward()
                         let bins = s.baseAddress! + 2 * low, row = power.baseAddress! + (first + f * width)
                         for k in 0..<width {
