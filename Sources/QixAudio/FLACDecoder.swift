@@ -26,10 +26,10 @@ final class FLACDecoder {
     private var pending = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     private var pendingCapacity = 0
     private var pendingHead = 0
+    private var pendingCount = 0
     /// The file's stdio buffer: closed with the file before it is freed.
     private static let readBufferSize = 1 << 20
     private let readBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: FLACDecoder.readBufferSize)
-    private var pendingCount = 0
 
     /// Opens `path` for decoding; nil when libFLAC cannot (the caller keeps libsndfile).
     init?(path: String, channels: Int) {
@@ -144,7 +144,6 @@ final class FLACDecoder {
         pendingCount = frames
     }
 
-    @inline(__always)
     /// Stereo frames four at a time: the same conversions and products as `convert`,
     /// written as L R L R without a strided store per value.
     private static func interleave(_ left: UnsafePointer<FLAC__int32>, _ right: UnsafePointer<FLAC__int32>, count: Int,
@@ -165,6 +164,7 @@ final class FLACDecoder {
         }
     }
 
+    @inline(__always)
     private static func convert(_ source: UnsafePointer<FLAC__int32>, count: Int, scale: Float,
                                 into output: UnsafeMutablePointer<Float>, stride: Int) {
         for i in 0..<count { output[i * stride] = Float(source[i]) * scale }

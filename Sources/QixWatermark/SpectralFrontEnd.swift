@@ -112,11 +112,7 @@ public final class SpectralFrontEnd {
     /// Resamples finite mono samples to 16 kHz and analyses them.
     private func process(_ mono: UnsafeBufferPointer<Float>) {
         if let resampler {
-            // Straight onto the pending frames: no intermediate block to copy.
-            let before = pending.count
-            resampler.process(mono, into: &pending)
-            internalSamples += pending.count - before
-            analyse()
+            analyseResampled { resampler.process(mono, into: &$0) }
         } else {
             append(mono)
         }
@@ -128,12 +124,7 @@ public final class SpectralFrontEnd {
     /// Ends the stream: drains the resampler and pads the last frames with zeros.
     public func finish() {
         guard !finished else { return }
-        if let resampler {
-            let before = pending.count
-            resampler.flush(into: &pending)
-            internalSamples += pending.count - before
-            analyse()
-        }
+        if let resampler { analyseResampled { resampler.flush(into: &$0) } }
         finished = true
         // Hops up to the last sample's: frames centred within the signal.
         let lastHop = (internalSamples + P.hop - 1) / P.hop
@@ -141,6 +132,15 @@ public final class SpectralFrontEnd {
             pending.append(contentsOf: repeatElement(0, count: P.hop))
             analyse()
         }
+    }
+
+    /// Lets the resampler append straight onto the pending frames (no intermediate block
+    /// to copy), then analyses them.
+    private func analyseResampled(_ produce: (inout [Float]) -> Void) {
+        let before = pending.count
+        produce(&pending)
+        internalSamples += pending.count - before
+        analyse()
     }
 
     private func append(_ samples: UnsafeBufferPointer<Float>) {
