@@ -50,7 +50,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "QixMarkup"),
-        .target(name: "QixDynamics", dependencies: ["QixMarkup"]),
+        // The contact solver's hot pass in C, built for baseline x86-64 and for AVX2 from one
+        // source (function attributes, no target flags), chosen at run time by QixDynamics.
+        .target(name: "CContactKernel"),
+        .target(name: "QixDynamics", dependencies: ["QixMarkup", "CContactKernel"]),
         .target(name: "QixCards", dependencies: ["QixDynamics"]),
         .executableTarget(
             name: "qix",

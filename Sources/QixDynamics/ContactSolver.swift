@@ -11,6 +11,9 @@ struct ContactSolver {
     private var bounces: [BatchBounce] = []
     private var solveData: [BatchSolve] = []
     private var masses: [SIMD2<Double>] = []
+    /// The code that runs the solve and relax passes (all kernels give the same bits; tests
+    /// switch it to compare them).
+    var kernel = ContactKernel.preferred
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
 
@@ -203,7 +206,12 @@ struct ContactSolver {
         let softness = self.softness
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
+        let kernel = self.kernel
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
+            if let b = bp.baseAddress, let d = sd.baseAddress,
+               kernel.runPass(b, d, count: bp.count, states, softness: softness, invH: invH, useBias: useBias) {
+                return
+            }
             // Two copies of the loop, each with `useBias` a constant.
             if useBias {
                 ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true)
@@ -215,7 +223,7 @@ struct ContactSolver {
     }
 
     @inline(__always)
-    private static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ sd: UnsafeMutableBufferPointer<BatchSolve>,
+    static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ sd: UnsafeMutableBufferPointer<BatchSolve>,
                                   _ states: UnsafeMutablePointer<BodyState>,
                                   _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool) {
         let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,

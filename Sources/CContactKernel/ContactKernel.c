@@ -1,0 +1,49 @@
+// The contact solver's solve/relax pass built twice from one source (ContactPasses.h): for
+// baseline x86-64 and, on x86-64, for AVX2 (three-operand instructions, 256-bit registers: a
+// batch's four lanes in one register). QixDynamics picks one once at start-up
+// (`qix_contact_avx2_supported`). No target flags in Package.swift: the AVX2 copy gets its
+// instruction set from a function attribute, so the package stays usable as a dependency.
+//
+// Bits: only +, -, *, compares and bitwise selects, in the Swift kernel's order, and no fused
+// multiply-add (contraction off below, and the "fma" feature is not enabled), so SSE2, AVX2 and
+// the Swift kernel round every operation alike and agree bit for bit.
+#pragma clang fp contract(off)
+#pragma STDC FP_CONTRACT OFF
+
+#include "CContactKernel.h"
+
+// Every helper in ContactPasses.h is always_inline, so no 256-bit vector crosses a call in
+// the baseline build (the ABI difference -Wpsabi warns about never arises).
+#pragma clang diagnostic ignored "-Wpsabi"
+
+typedef double d4 __attribute__((ext_vector_type(4)));
+typedef double d2 __attribute__((ext_vector_type(2)));
+typedef int64_t m4 __attribute__((ext_vector_type(4)));
+
+#define K(name) name##_portable
+#include "ContactPasses.h"
+#undef K
+
+#if defined(__x86_64__)
+
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#define K(name) name##_avx2
+#include "ContactPasses.h"
+#undef K
+#pragma clang attribute pop
+
+int32_t qix_contact_avx2_supported(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+#else
+
+void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count, QixBodyState *states,
+                           const QixPassConstants *constants) {
+    qix_contact_pass_portable(batches, solve, count, states, constants);
+}
+
+int32_t qix_contact_avx2_supported(void) { return 0; }
+
+#endif

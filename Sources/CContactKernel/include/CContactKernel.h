@@ -1,0 +1,79 @@
+// The contact solver's solve and relax passes in C, for QixDynamics (ContactKernel.swift).
+//
+// The records below mirror QixDynamics' Swift records field for field (ContactBatch, BatchSolve,
+// BodyState): the C passes work in place on the Swift arrays. QixDynamics checks sizes and
+// offsets against these before it uses the C passes, and falls back to its Swift kernel if
+// they ever differ.
+#ifndef C_CONTACT_KERNEL_H
+#define C_CONTACT_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// One solver point of a batch, four lanes per field (Swift `BatchPoint`).
+typedef struct QixBatchPoint {
+    double normalArmA[4], normalArmB[4], tangentArmA[4], tangentArmB[4];
+    double normalImpulse[4], tangentImpulse[4];
+} QixBatchPoint;
+
+/// Four contacts side by side (Swift `ContactBatch`); `hasP2` lanes are all ones or zero.
+typedef struct QixContactBatch {
+    int32_t indexA[4], indexB[4];
+    double invMassA[4], invInertiaA[4], invMassB[4], invInertiaB[4];
+    double normalX[4], normalY[4];
+    QixBatchPoint p1, p2;
+    int64_t hasP2[4];
+} QixContactBatch;
+
+/// The rest of a solver point, read by the solve and relax passes (Swift `PointSolve`).
+typedef struct QixPointSolve {
+    double baseSeparation[4], normalMass[4], tangentMass[4], maxNormalImpulse[4];
+} QixPointSolve;
+
+/// The per-batch part the warm start does not read (Swift `BatchSolve`).
+typedef struct QixBatchSolve {
+    double friction[4];
+    QixPointSolve p1, p2;
+} QixBatchSolve;
+
+/// A body's velocity and sub-step displacement (Swift `BodyState`).
+typedef struct QixBodyState {
+    double vx, vy, w;
+    double dpx, dpy;
+    double dqc, dqs;
+    double dAngle;
+} QixBodyState;
+
+/// Soft-contact coefficients (Swift `Softness`).
+typedef struct QixSoftness {
+    double biasRate, massScale, impulseScale;
+} QixSoftness;
+
+/// What one pass needs besides the batches: the softness of contacts between moving bodies
+/// and with a static side, the inverse sub-step, the fastest push-out (negative), and whether
+/// this is the solve pass (push-out bias) or the relax pass.
+typedef struct QixPassConstants {
+    QixSoftness contact;
+    QixSoftness fixed;
+    double invH;
+    double maxPush;
+    int32_t useBias;
+} QixPassConstants;
+
+/// The signature of a solve/relax pass over `count` batches.
+typedef void (*QixContactPass)(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                               QixBodyState *states, const QixPassConstants *constants);
+
+/// The pass compiled for baseline x86-64 (SSE2), or for whatever the target is elsewhere.
+void qix_contact_pass_portable(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                               QixBodyState *states, const QixPassConstants *constants);
+
+/// The same pass compiled for AVX2 (x86-64 only; elsewhere the portable pass). Call it only
+/// when `qix_contact_avx2_supported()` says so.
+void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                           QixBodyState *states, const QixPassConstants *constants);
+
+/// 1 when this CPU (and OS) runs AVX2 code, else 0; always 0 off x86-64.
+int32_t qix_contact_avx2_supported(void);
+
+#endif

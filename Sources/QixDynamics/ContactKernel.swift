@@ -1,0 +1,118 @@
+internal import CContactKernel
+
+/// Which code runs the contact solver's solve and relax passes. All three give the same bits
+/// (the C kernel is a transcription of ContactSolver+Lanes.swift with the same IEEE operations
+/// in the same order and no fused multiply-add); the AVX2 build is the fast one, because
+/// baseline x86-64 needs two two-operand SSE2 instructions per `SIMD4<Double>` operation and
+/// spills a third of its instructions, where AVX2 holds a lane vector in one register and has
+/// three-operand instructions (docs/dynamics.md, docs/determinism.md).
+enum ContactKernel: Sendable, CaseIterable {
+    /// The Swift lane kernel (`ContactSolver.solveBatch`), the reference the others are tested against.
+    case swift
+    /// The C kernel compiled for baseline x86-64 (or for the target CPU elsewhere).
+    case portable
+    /// The same C kernel compiled for AVX2 (x86-64 CPUs that have it).
+    case avx2
+
+    /// The kernel every solver uses unless told otherwise: chosen once per process, the AVX2
+    /// build where the CPU runs it, else the Swift kernel (as fast as the portable C build).
+    static let preferred: ContactKernel = avx2.isAvailable ? .avx2 : .swift
+
+    /// Whether this kernel can run in this process: the C kernels need the C records to line
+    /// up with the Swift ones (checked once), the AVX2 build also a CPU with AVX2.
+    var isAvailable: Bool {
+        switch self {
+        case .swift: return true
+        case .portable: return ContactKernel.layoutMatches
+        case .avx2: return ContactKernel.layoutMatches && ContactKernel.cpuHasAVX2
+        }
+    }
+
+    private static let cpuHasAVX2 = qix_contact_avx2_supported() != 0
+
+    /// Whether the C kernel's records (CContactKernel.h) have the sizes and field offsets of
+    /// the Swift records it works on in place. Swift does not promise a struct layout, so the
+    /// C kernel is only used when this holds (it does for the declaration-order layout every
+    /// Swift compiler so far produces).
+    static let layoutMatches: Bool = {
+        func same<S, C>(_ s: S.Type, _ c: C.Type) -> Bool {
+            MemoryLayout<S>.size == MemoryLayout<C>.size && MemoryLayout<S>.stride == MemoryLayout<C>.stride
+        }
+        let batch: [(Int?, Int?)] = [
+            (MemoryLayout.offset(of: \ContactBatch.indexA), MemoryLayout.offset(of: \QixContactBatch.indexA)),
+            (MemoryLayout.offset(of: \ContactBatch.indexB), MemoryLayout.offset(of: \QixContactBatch.indexB)),
+            (MemoryLayout.offset(of: \ContactBatch.invMassA), MemoryLayout.offset(of: \QixContactBatch.invMassA)),
+            (MemoryLayout.offset(of: \ContactBatch.invInertiaA), MemoryLayout.offset(of: \QixContactBatch.invInertiaA)),
+            (MemoryLayout.offset(of: \ContactBatch.invMassB), MemoryLayout.offset(of: \QixContactBatch.invMassB)),
+            (MemoryLayout.offset(of: \ContactBatch.invInertiaB), MemoryLayout.offset(of: \QixContactBatch.invInertiaB)),
+            (MemoryLayout.offset(of: \ContactBatch.normalX), MemoryLayout.offset(of: \QixContactBatch.normalX)),
+            (MemoryLayout.offset(of: \ContactBatch.normalY), MemoryLayout.offset(of: \QixContactBatch.normalY)),
+            (MemoryLayout.offset(of: \ContactBatch.p1), MemoryLayout.offset(of: \QixContactBatch.p1)),
+            (MemoryLayout.offset(of: \ContactBatch.p2), MemoryLayout.offset(of: \QixContactBatch.p2)),
+            (MemoryLayout.offset(of: \ContactBatch.hasP2), MemoryLayout.offset(of: \QixContactBatch.hasP2)),
+        ]
+        let point: [(Int?, Int?)] = [
+            (MemoryLayout.offset(of: \BatchPoint.normalArmA), MemoryLayout.offset(of: \QixBatchPoint.normalArmA)),
+            (MemoryLayout.offset(of: \BatchPoint.normalArmB), MemoryLayout.offset(of: \QixBatchPoint.normalArmB)),
+            (MemoryLayout.offset(of: \BatchPoint.tangentArmA), MemoryLayout.offset(of: \QixBatchPoint.tangentArmA)),
+            (MemoryLayout.offset(of: \BatchPoint.tangentArmB), MemoryLayout.offset(of: \QixBatchPoint.tangentArmB)),
+            (MemoryLayout.offset(of: \BatchPoint.normalImpulse), MemoryLayout.offset(of: \QixBatchPoint.normalImpulse)),
+            (MemoryLayout.offset(of: \BatchPoint.tangentImpulse), MemoryLayout.offset(of: \QixBatchPoint.tangentImpulse)),
+        ]
+        let solve: [(Int?, Int?)] = [
+            (MemoryLayout.offset(of: \BatchSolve.friction), MemoryLayout.offset(of: \QixBatchSolve.friction)),
+            (MemoryLayout.offset(of: \BatchSolve.p1), MemoryLayout.offset(of: \QixBatchSolve.p1)),
+            (MemoryLayout.offset(of: \BatchSolve.p2), MemoryLayout.offset(of: \QixBatchSolve.p2)),
+            (MemoryLayout.offset(of: \PointSolve.baseSeparation), MemoryLayout.offset(of: \QixPointSolve.baseSeparation)),
+            (MemoryLayout.offset(of: \PointSolve.normalMass), MemoryLayout.offset(of: \QixPointSolve.normalMass)),
+            (MemoryLayout.offset(of: \PointSolve.tangentMass), MemoryLayout.offset(of: \QixPointSolve.tangentMass)),
+            (MemoryLayout.offset(of: \PointSolve.maxNormalImpulse),
+             MemoryLayout.offset(of: \QixPointSolve.maxNormalImpulse)),
+        ]
+        let body: [(Int?, Int?)] = [
+            (MemoryLayout.offset(of: \BodyState.v), MemoryLayout.offset(of: \QixBodyState.vx)),
+            (MemoryLayout.offset(of: \BodyState.w), MemoryLayout.offset(of: \QixBodyState.w)),
+            (MemoryLayout.offset(of: \BodyState.dp), MemoryLayout.offset(of: \QixBodyState.dpx)),
+            (MemoryLayout.offset(of: \BodyState.dq), MemoryLayout.offset(of: \QixBodyState.dqc)),
+            (MemoryLayout.offset(of: \BodyState.dAngle), MemoryLayout.offset(of: \QixBodyState.dAngle)),
+        ]
+        // SIMDMask lanes are Int64 all-ones or zero, which the C kernel reads as such.
+        let mask = MemoryLayout<LaneMask>.size == 4 * MemoryLayout<Int64>.size
+            && withUnsafeBytes(of: LaneMask(repeating: true)) { $0.allSatisfy { $0 == 0xFF } }
+            && withUnsafeBytes(of: LaneMask(repeating: false)) { $0.allSatisfy { $0 == 0 } }
+        return same(ContactBatch.self, QixContactBatch.self) && same(BatchPoint.self, QixBatchPoint.self)
+            && same(BatchSolve.self, QixBatchSolve.self) && same(PointSolve.self, QixPointSolve.self)
+            && same(BodyState.self, QixBodyState.self) && mask
+            && MemoryLayout<Vector2>.size == 16 && MemoryLayout<Rotation>.size == 16
+            && (batch + point + solve + body).allSatisfy { $0.0 != nil && $0.0 == $0.1 }
+    }()
+
+    /// The C build of this kernel; nil for the Swift kernel.
+    private var cPass: QixContactPass? {
+        switch self {
+        case .swift: return nil
+        case .portable: return qix_contact_pass_portable
+        case .avx2: return qix_contact_pass_avx2
+        }
+    }
+
+    /// Runs one solve (`useBias`) or relax pass over `count` batches with this kernel's C build
+    /// and returns true; returns false, having done nothing, for the Swift kernel (the solver
+    /// runs its own loop).
+    func runPass(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>, count: Int,
+                 _ states: UnsafeMutablePointer<BodyState>, softness: (contact: Softness, static: Softness),
+                 invH: Double, useBias: Bool) -> Bool {
+        guard let pass = cPass else { return false }
+        func soft(_ s: Softness) -> QixSoftness {
+            QixSoftness(biasRate: s.biasRate, massScale: s.massScale, impulseScale: s.impulseScale)
+        }
+        var constants = QixPassConstants(
+            contact: soft(softness.contact), fixed: soft(softness.static), invH: invH,
+            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0)
+        // The C records mirror the Swift ones (`layoutMatches`); the memory is only read and
+        // written through them inside the C pass.
+        pass(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)), count,
+             UnsafeMutablePointer(OpaquePointer(states)), &constants)
+        return true
+    }
+}
