@@ -44,6 +44,12 @@ void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdi
     qix_contact_pass_portable(batches, solve, count, states, constants);
 }
 
+void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                                           QixBodyState *states, const QixPassConstants *constants,
+                                           const int32_t *warmedBy) {
+    qix_contact_warm_start_and_solve_portable(batches, solve, count, states, constants, warmedBy);
+}
+
 int32_t qix_contact_avx2_supported(void) { return 0; }
 
 #endif

@@ -239,26 +239,84 @@ static inline __attribute__((always_inline)) void K(solve_batch)(QixContactBatch
     K(store_bodies)(B, states, c->indexB, m.mB);
 }
 
-/// One copy of the batch loop per `useBias`, each with a copy per `masked` (constants inside).
-static inline __attribute__((always_inline)) void K(pass)(QixContactBatch *batches, QixBatchSolve *solve,
-                                                         ptrdiff_t count, QixBodyState *states,
-                                                         const QixPassConstants *k, int useBias) {
-    for (ptrdiff_t n = 0; n < count; n++) {
-        const int64_t *h = batches[n].hasP2;
-        if ((h[0] & h[1] & h[2] & h[3]) != 0) {
-            K(solve_batch)(batches + n, solve + n, states, k, useBias, 0);
-        } else {
-            K(solve_batch)(batches + n, solve + n, states, k, useBias, 1);
-        }
+/// Solves one batch, with the copy of the batch code for a batch where some lane has no
+/// second point or the one where all have (each with `masked` a constant).
+static inline __attribute__((always_inline)) void K(solve_one)(QixContactBatch *c, QixBatchSolve *d,
+                                                              QixBodyState *states, const QixPassConstants *k,
+                                                              int useBias) {
+    const int64_t *h = c->hasP2;
+    if ((h[0] & h[1] & h[2] & h[3]) != 0) {
+        K(solve_batch)(c, d, states, k, useBias, 0);
+    } else {
+        K(solve_batch)(c, d, states, k, useBias, 1);
     }
 }
 
+/// Last step's impulses of one point applied to both sides (`ContactSolver.warmStart`'s
+/// `apply`, lane by lane: the scalar code's operations in its order).
+static inline __attribute__((always_inline)) void K(warm_point)(const QixBatchPoint *p, d4 nx, d4 ny, d4 mA, d4 iA,
+                                                               d4 mB, d4 iB, K(Bodies) *A, K(Bodies) *B) {
+    d4 ni = K(ld)(p->normalImpulse), ti = K(ld)(p->tangentImpulse);
+    d4 px = ni * nx + ti * ny;
+    d4 py = ni * ny - ti * nx;
+    A->vx = A->vx - mA * px;
+    A->vy = A->vy - mA * py;
+    A->w = A->w - iA * (ni * K(ld)(p->normalArmA) + ti * K(ld)(p->tangentArmA));
+    B->vx = B->vx + mB * px;
+    B->vy = B->vy + mB * py;
+    B->w = B->w + iB * (ni * K(ld)(p->normalArmB) + ti * K(ld)(p->tangentArmB));
+}
+
+/// `ContactSolver.warmStart` for one batch, its four lanes side by side: each lane does the
+/// scalar code's operations in its order; a lane without a second point keeps the velocities
+/// it had before that point (a select, as if the point were skipped), and only sides that can
+/// move are stored (unused lanes have none).
+static inline __attribute__((always_inline)) void K(warm_batch)(const QixContactBatch *c, QixBodyState *states) {
+    d4 nx = K(ld)(c->normalX), ny = K(ld)(c->normalY);
+    d4 mA = K(ld)(c->invMassA), iA = K(ld)(c->invInertiaA);
+    d4 mB = K(ld)(c->invMassB), iB = K(ld)(c->invInertiaB);
+    K(Bodies) A = K(load_bodies)(states, c->indexA);
+    K(Bodies) B = K(load_bodies)(states, c->indexB);
+    K(warm_point)(&c->p1, nx, ny, mA, iA, mB, iB, &A, &B);
+    m4 two = K(ldm)(c->hasP2);
+    K(Bodies) A2 = A, B2 = B;
+    K(warm_point)(&c->p2, nx, ny, mA, iA, mB, iB, &A2, &B2);
+    A.vx = K(sel)(two, A2.vx, A.vx);
+    A.vy = K(sel)(two, A2.vy, A.vy);
+    A.w = K(sel)(two, A2.w, A.w);
+    B.vx = K(sel)(two, B2.vx, B.vx);
+    B.vy = K(sel)(two, B2.vy, B.vy);
+    B.w = K(sel)(two, B2.w, B.w);
+    K(store_bodies)(A, states, c->indexA, mA);
+    K(store_bodies)(B, states, c->indexB, mB);
+}
+
+/// One copy of the batch loop per `useBias`.
+static inline __attribute__((always_inline)) void K(pass)(QixContactBatch *batches, QixBatchSolve *solve,
+                                                         ptrdiff_t count, QixBodyState *states,
+                                                         const QixPassConstants *k, int useBias) {
+    for (ptrdiff_t n = 0; n < count; n++) K(solve_one)(batches + n, solve + n, states, k, useBias);
+}
+
 void K(qix_contact_pass)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve, ptrdiff_t count,
-                        QixBodyState *restrict states,
-                        const QixPassConstants *constants) {
+                        QixBodyState *restrict states, const QixPassConstants *constants) {
     if (constants->useBias) {
         K(pass)(batches, solve, count, states, constants, 1);
     } else {
         K(pass)(batches, solve, count, states, constants, 0);
+    }
+}
+
+void K(qix_contact_warm_start_and_solve)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,
+                                        ptrdiff_t count, QixBodyState *restrict states,
+                                        const QixPassConstants *constants, const int32_t *warmedBy) {
+    ptrdiff_t warmed = 0;
+    for (ptrdiff_t n = 0; n < count; n++) {
+        // Every batch up to the last one of any body of batch n is warm-started before batch n
+        // is solved (at least batch n itself, whose impulses the solve overwrites).
+        ptrdiff_t upTo = warmedBy[n] > n ? warmedBy[n] : n + 1;
+        if (upTo > count) upTo = count;
+        for (; warmed < upTo; warmed++) K(warm_batch)(batches + warmed, states);
+        K(solve_one)(batches + n, solve + n, states, constants, 1);
     }
 }

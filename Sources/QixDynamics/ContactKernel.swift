@@ -96,6 +96,40 @@ enum ContactKernel: Sendable, CaseIterable {
         }
     }
 
+    /// The C build of this kernel's fused warm start and solve pass; nil for the Swift kernel.
+    private var cWarmStartAndSolve: QixContactWarmStartAndSolve? {
+        switch self {
+        case .swift: return nil
+        case .portable: return qix_contact_warm_start_and_solve_portable
+        case .avx2: return qix_contact_warm_start_and_solve_avx2
+        }
+    }
+
+    /// The pass constants in the C kernel's form.
+    private static func constants(_ softness: (contact: Softness, static: Softness), invH: Double,
+                                  useBias: Bool) -> QixPassConstants {
+        func soft(_ s: Softness) -> QixSoftness {
+            QixSoftness(biasRate: s.biasRate, massScale: s.massScale, impulseScale: s.impulseScale)
+        }
+        return QixPassConstants(
+            contact: soft(softness.contact), fixed: soft(softness.static), invH: invH,
+            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0)
+    }
+
+    /// Runs the warm start and the solve pass in one sweep with this kernel's C build (before
+    /// batch n is solved, batches up to `warmedBy[n]` are warm-started: `WarmStartReach`) and
+    /// returns true; returns false, having done nothing, for the Swift kernel.
+    func runWarmStartAndSolve(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>,
+                              count: Int, _ states: UnsafeMutablePointer<BodyState>,
+                              softness: (contact: Softness, static: Softness), invH: Double,
+                              warmedBy: UnsafePointer<Int32>) -> Bool {
+        guard let pass = cWarmStartAndSolve else { return false }
+        var constants = ContactKernel.constants(softness, invH: invH, useBias: true)
+        pass(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)), count,
+             UnsafeMutablePointer(OpaquePointer(states)), &constants, warmedBy)
+        return true
+    }
+
     /// Runs one solve (`useBias`) or relax pass over `count` batches with this kernel's C build
     /// and returns true; returns false, having done nothing, for the Swift kernel (the solver
     /// runs its own loop).
@@ -103,12 +137,7 @@ enum ContactKernel: Sendable, CaseIterable {
                  _ states: UnsafeMutablePointer<BodyState>, softness: (contact: Softness, static: Softness),
                  invH: Double, useBias: Bool) -> Bool {
         guard let pass = cPass else { return false }
-        func soft(_ s: Softness) -> QixSoftness {
-            QixSoftness(biasRate: s.biasRate, massScale: s.massScale, impulseScale: s.impulseScale)
-        }
-        var constants = QixPassConstants(
-            contact: soft(softness.contact), fixed: soft(softness.static), invH: invH,
-            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0)
+        var constants = ContactKernel.constants(softness, invH: invH, useBias: useBias)
         // The C records mirror the Swift ones (`layoutMatches`); the memory is only read and
         // written through them inside the C pass.
         pass(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)), count,

@@ -14,6 +14,8 @@ struct ContactSolver {
     /// The code that runs the solve and relax passes (all kernels give the same bits; tests
     /// switch it to compare them).
     var kernel = ContactKernel.preferred
+    /// How far ahead of the solve pass the warm start may run in a fused sweep.
+    private var reach = WarmStartReach()
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
 
@@ -57,6 +59,11 @@ struct ContactSolver {
                     }
                 }
             } }
+        }
+        schedule.slots.withUnsafeBufferPointer { slots in
+            masses.withUnsafeBufferPointer { mp in
+                reach.build(slots: slots, width: width, keys: keys, contacts: contacts, masses: mp)
+            }
         }
     }
 
@@ -157,44 +164,47 @@ struct ContactSolver {
     /// through them one by one gives the bits of the lane version; unused lanes and missing
     /// second points are skipped, static sides are not stored.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
-        batches.withUnsafeBufferPointer { bp in
-            guard let base = bp.baseAddress else { return }
-            for n in 0..<bp.count {
-                let c = base + n
-                for l in 0..<Lanes.scalarCount {
-                    let mA = c.pointee.invMassA[l], mB = c.pointee.invMassB[l]
-                    if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
-                    let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
-                    let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
-                    let nx = c.pointee.normalX[l], ny = c.pointee.normalY[l]
-                    var vA = states[a].v, wA = states[a].w
-                    var vB = states[b].v, wB = states[b].w
-                    @inline(__always) func apply(_ ni: Double, _ ti: Double, _ nArmA: Double, _ tArmA: Double,
-                                                 _ nArmB: Double, _ tArmB: Double) {
-                        let px = ni * nx + ti * ny
-                        let py = ni * ny - ti * nx
-                        vA.x -= mA * px
-                        vA.y -= mA * py
-                        // rA × (ni n + ti t) = ni (rA × n) + ti (rA × t).
-                        wA -= iA * (ni * nArmA + ti * tArmA)
-                        vB.x += mB * px
-                        vB.y += mB * py
-                        wB += iB * (ni * nArmB + ti * tArmB)
-                    }
-                    apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
-                          c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
-                    if c.pointee.hasP2[l] {
-                        apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
-                              c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
-                    }
-                    if mA > 0 {
-                        states[a].v = vA
-                        states[a].w = wA
-                    }
-                    if mB > 0 {
-                        states[b].v = vB
-                        states[b].w = wB
-                    }
+        batches.withUnsafeBufferPointer { bp in ContactSolver.warmStartPass(bp, states) }
+    }
+
+    /// The warm start of `warmStart` over the given batches.
+    static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>) {
+        guard let base = bp.baseAddress else { return }
+        for n in 0..<bp.count {
+            let c = base + n
+            for l in 0..<Lanes.scalarCount {
+                let mA = c.pointee.invMassA[l], mB = c.pointee.invMassB[l]
+                if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
+                let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
+                let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
+                let nx = c.pointee.normalX[l], ny = c.pointee.normalY[l]
+                var vA = states[a].v, wA = states[a].w
+                var vB = states[b].v, wB = states[b].w
+                @inline(__always) func apply(_ ni: Double, _ ti: Double, _ nArmA: Double, _ tArmA: Double,
+                                             _ nArmB: Double, _ tArmB: Double) {
+                    let px = ni * nx + ti * ny
+                    let py = ni * ny - ti * nx
+                    vA.x -= mA * px
+                    vA.y -= mA * py
+                    // rA × (ni n + ti t) = ni (rA × n) + ti (rA × t).
+                    wA -= iA * (ni * nArmA + ti * tArmA)
+                    vB.x += mB * px
+                    vB.y += mB * py
+                    wB += iB * (ni * nArmB + ti * tArmB)
+                }
+                apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
+                      c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
+                if c.pointee.hasP2[l] {
+                    apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
+                          c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
+                }
+                if mA > 0 {
+                    states[a].v = vA
+                    states[a].w = wA
+                }
+                if mB > 0 {
+                    states[b].v = vB
+                    states[b].w = wB
                 }
             }
         }
@@ -220,6 +230,30 @@ struct ContactSolver {
             }
         } }
         self.solveData = solveData
+    }
+
+    /// The warm start and then the solve pass (`useBias`), as `warmStart` followed by `solve`
+    /// give them, bit for bit; the C kernels run both in one sweep over the batches (see
+    /// `WarmStartReach`). Only when nothing acts on the bodies between the two (no joints).
+    mutating func warmStartAndSolve(_ states: UnsafeMutablePointer<BodyState>, invH: Double) {
+        let softness = self.softness
+        let kernel = self.kernel
+        var solveData = self.solveData
+        self.solveData = []  // unique while the pass writes it
+        let fused = batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
+            reach.warmedBy.withUnsafeBufferPointer { wb in
+                guard let b = bp.baseAddress, let d = sd.baseAddress, let w = wb.baseAddress, wb.count == bp.count else {
+                    return false
+                }
+                return kernel.runWarmStartAndSolve(b, d, count: bp.count, states, softness: softness, invH: invH,
+                                                   warmedBy: w)
+            }
+        } }
+        self.solveData = solveData
+        if !fused {
+            warmStart(states)
+            solve(states, invH: invH, useBias: true)
+        }
     }
 
     @inline(__always)

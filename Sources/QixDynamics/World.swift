@@ -182,10 +182,15 @@ final class World {
                         prepareMotions(B, h: h, gravity: gravity, items: items)
                         for _ in 0..<substepCount {
                             integrateVelocities(S, maxSpeedSquared: maxSpeedSquared)
-                            for k in 0..<jp.count { js.warmStart(&jp[k]) }
-                            contactSolver.warmStart(S)
-                            for k in 0..<jp.count { js.solve(&jp[k], useBias: true) }
-                            contactSolver.solve(S, invH: invH, useBias: true)
+                            if jp.isEmpty {
+                                // Nothing acts between the two: one sweep (same bits).
+                                contactSolver.warmStartAndSolve(S, invH: invH)
+                            } else {
+                                for k in 0..<jp.count { js.warmStart(&jp[k]) }
+                                contactSolver.warmStart(S)
+                                for k in 0..<jp.count { js.solve(&jp[k], useBias: true) }
+                                contactSolver.solve(S, invH: invH, useBias: true)
+                            }
                             integratePositions(S, h: h)
                             for k in 0..<jp.count { js.solve(&jp[k], useBias: false) }
                             contactSolver.solve(S, invH: invH, useBias: false)

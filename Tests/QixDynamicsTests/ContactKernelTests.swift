@@ -148,6 +148,70 @@ import Testing
         }
     }
 
+    /// The least warm-start reach for `batches` (the rule of `WarmStartReach`, from the batch
+    /// records): before batch n, every batch up to the last one of a movable body of n.
+    static func leastReach(_ batches: [ContactBatch], bodyCount: Int) -> [Int32] {
+        var last = [Int32](repeating: -1, count: bodyCount)
+        for (n, c) in batches.enumerated() {
+            for l in 0..<4 {
+                if c.invMassA[l] > 0 { last[Int(c.indexA[l])] = Int32(n) }
+                if c.invMassB[l] > 0 { last[Int(c.indexB[l])] = Int32(n) }
+            }
+        }
+        var farthest = Int32(0)
+        return batches.enumerated().map { n, c in
+            var need = Int32(n)
+            for l in 0..<4 {
+                if c.invMassA[l] > 0 { need = max(need, last[Int(c.indexA[l])]) }
+                if c.invMassB[l] > 0 { need = max(need, last[Int(c.indexB[l])]) }
+            }
+            farthest = max(farthest, need)
+            return farthest + 1
+        }
+    }
+
+    /// The fused warm start and solve sweep must give the bits of the warm start followed by
+    /// the solve pass, with the least reach and with the whole warm start first.
+    @Test func fusedWarmStartAndSolveGivesTheSeparatePassesBits() {
+        let softness = (contact: Softness.make(hertz: 60, zeta: 10, h: 1.0 / 480),
+                        static: Softness.make(hertz: 120, zeta: 10, h: 1.0 / 480))
+        for seed: UInt64 in [5, 6, 7] {
+            // Few bodies, so that bodies recur across many batches and the reach matters.
+            let start = Self.randomPass(seed: seed, batchCount: 300, bodyCount: 40)
+            var reference = start
+            reference.batches.withUnsafeMutableBufferPointer { bp in reference.solve.withUnsafeMutableBufferPointer { sd in
+                reference.states.withUnsafeMutableBufferPointer { sp in
+                    ContactSolver.warmStartPass(UnsafeBufferPointer(bp), sp.baseAddress!)
+                    ContactSolver.solvePass(bp, sd, sp.baseAddress!, softness, invH: 480, useBias: true)
+                }
+            } }
+            let least = Self.leastReach(start.batches, bodyCount: 40)
+            #expect(zip(least.indices, least).contains { $0 + 1 < Int($1) })  // the warm start runs ahead
+            let whole = [Int32](repeating: Int32(start.batches.count), count: start.batches.count)
+            // Too short a reach (each batch warm-started just before it is solved) reorders
+            // impulses, which the comparison must notice.
+            let short = (0..<start.batches.count).map { Int32($0 + 1) }
+            for (reach, same) in [(least, true), (whole, true), (short, false)] {
+                for kernel in Self.cKernels {
+                    var run = start
+                    let ran = run.batches.withUnsafeMutableBufferPointer { bp in run.solve.withUnsafeMutableBufferPointer { sd in
+                        run.states.withUnsafeMutableBufferPointer { sp in
+                            reach.withUnsafeBufferPointer { wb in
+                                kernel.runWarmStartAndSolve(bp.baseAddress!, sd.baseAddress!, count: bp.count, sp.baseAddress!,
+                                                            softness: softness, invH: 480, warmedBy: wb.baseAddress!)
+                            }
+                        }
+                    } }
+                    #expect(ran)
+                    let differences = [Self.firstDifference(run.states, reference.states),
+                                       Self.firstDifference(run.batches, reference.batches),
+                                       Self.firstDifference(run.solve, reference.solve)]
+                    #expect((differences == [nil, nil, nil]) == same, "\(kernel) (states, batches, solve data), seed \(seed)")
+                }
+            }
+        }
+    }
+
     /// A Box2D-style pyramid of `base` 100-point boxes on a ground segment.
     static func pyramid(base: Int) -> [UInt8] {
         var items: [String] = [], ids: [String] = []

@@ -73,6 +73,27 @@ void qix_contact_pass_portable(QixContactBatch *batches, QixBatchSolve *solve, p
 void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
                            QixBodyState *states, const QixPassConstants *constants);
 
+/// The warm start (last step's impulses, `ContactSolver.warmStart`) and the solve pass
+/// (`constants->useBias` must be set) in one sweep, so that each batch is read from memory once
+/// for both: before batch n is solved, batches are warm-started up to (not including)
+/// `warmedBy[n]`, which must be past the last batch holding any movable body of batch n. Every
+/// body then gets all its warm-start impulses before its first solve impulse, each kind in
+/// batch order, which is exactly the order of the two separate passes (no joint may act
+/// between them).
+typedef void (*QixContactWarmStartAndSolve)(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                                            QixBodyState *states, const QixPassConstants *constants,
+                                            const int32_t *warmedBy);
+
+/// The warm start and solve pass for baseline x86-64 (or the target elsewhere).
+void qix_contact_warm_start_and_solve_portable(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                                               QixBodyState *states, const QixPassConstants *constants,
+                                               const int32_t *warmedBy);
+
+/// The warm start and solve pass for AVX2 (elsewhere the portable one).
+void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                                           QixBodyState *states, const QixPassConstants *constants,
+                                           const int32_t *warmedBy);
+
 /// 1 when this CPU (and OS) runs AVX2 code, else 0; always 0 off x86-64.
 int32_t qix_contact_avx2_supported(void);
 
