@@ -22,6 +22,7 @@ typedef int64_t m4 __attribute__((ext_vector_type(4)));
 
 #define K(name) name##_portable
 #include "ContactPasses.h"
+#include "ContactFill.h"
 #undef K
 
 #if defined(__x86_64__)
@@ -29,6 +30,7 @@ typedef int64_t m4 __attribute__((ext_vector_type(4)));
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
 #define K(name) name##_avx2
 #include "ContactPasses.h"
+#include "ContactFill.h"
 #undef K
 #pragma clang attribute pop
 
@@ -48,6 +50,12 @@ void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSol
                                            QixBodyState *states, const QixPassConstants *constants,
                                            const int32_t *warmedBy) {
     qix_contact_warm_start_and_solve_portable(batches, solve, count, states, constants, warmedBy);
+}
+
+void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce, ptrdiff_t count,
+                           const int32_t *slots, const QixContact *contacts, const double *masses,
+                           const QixBodyState *states) {
+    qix_contact_fill_portable(batches, solve, bounce, count, slots, contacts, masses, states);
 }
 
 int32_t qix_contact_avx2_supported(void) { return 0; }

@@ -76,6 +76,33 @@ enum ContactKernel: Sendable, CaseIterable {
             (MemoryLayout.offset(of: \BodyState.dq), MemoryLayout.offset(of: \QixBodyState.dqc)),
             (MemoryLayout.offset(of: \BodyState.dAngle), MemoryLayout.offset(of: \QixBodyState.dAngle)),
         ]
+        let contact: [(Int?, Int?)] = [
+            (MemoryLayout.offset(of: \ContactConstraint.a), MemoryLayout.offset(of: \QixContact.a)),
+            (MemoryLayout.offset(of: \ContactConstraint.b), MemoryLayout.offset(of: \QixContact.b)),
+            (MemoryLayout.offset(of: \ContactConstraint.normal), MemoryLayout.offset(of: \QixContact.normalX)),
+            (MemoryLayout.offset(of: \ContactConstraint.friction), MemoryLayout.offset(of: \QixContact.friction)),
+            (MemoryLayout.offset(of: \ContactConstraint.restitution), MemoryLayout.offset(of: \QixContact.restitution)),
+            (MemoryLayout.offset(of: \ContactConstraint.pointCount), MemoryLayout.offset(of: \QixContact.pointCount)),
+            (MemoryLayout.offset(of: \ContactConstraint.p0), MemoryLayout.offset(of: \QixContact.p0)),
+            (MemoryLayout.offset(of: \ContactConstraint.p1), MemoryLayout.offset(of: \QixContact.p1)),
+            (MemoryLayout.offset(of: \ContactPoint.anchorA), MemoryLayout.offset(of: \QixContactPoint.anchorAx)),
+            (MemoryLayout.offset(of: \ContactPoint.anchorB), MemoryLayout.offset(of: \QixContactPoint.anchorBx)),
+            (MemoryLayout.offset(of: \ContactPoint.separation), MemoryLayout.offset(of: \QixContactPoint.separation)),
+            (MemoryLayout.offset(of: \ContactPoint.normalImpulse),
+             MemoryLayout.offset(of: \QixContactPoint.normalImpulse)),
+            (MemoryLayout.offset(of: \ContactPoint.tangentImpulse),
+             MemoryLayout.offset(of: \QixContactPoint.tangentImpulse)),
+            (MemoryLayout.offset(of: \BatchBounce.restitution), MemoryLayout.offset(of: \QixBatchBounce.restitution)),
+            (MemoryLayout.offset(of: \BatchBounce.relativeVelocity1),
+             MemoryLayout.offset(of: \QixBatchBounce.relativeVelocity1)),
+            (MemoryLayout.offset(of: \BatchBounce.relativeVelocity2),
+             MemoryLayout.offset(of: \QixBatchBounce.relativeVelocity2)),
+        ]
+        // The C contact record stops after the second point (the fill reads nothing further),
+        // so only the strides must agree for arrays of contacts.
+        let contactStride = MemoryLayout<ContactConstraint>.stride == MemoryLayout<QixContact>.stride
+            && MemoryLayout<ContactPoint>.stride == MemoryLayout<QixContactPoint>.stride
+            && MemoryLayout<Int>.size == 8
         // SIMDMask lanes are Int64 all-ones or zero, which the C kernel reads as such.
         let mask = MemoryLayout<LaneMask>.size == 4 * MemoryLayout<Int64>.size
             && withUnsafeBytes(of: LaneMask(repeating: true)) { $0.allSatisfy { $0 == 0xFF } }
@@ -84,7 +111,8 @@ enum ContactKernel: Sendable, CaseIterable {
             && same(BatchSolve.self, QixBatchSolve.self) && same(PointSolve.self, QixPointSolve.self)
             && same(BodyState.self, QixBodyState.self) && mask
             && MemoryLayout<Vector2>.size == 16 && MemoryLayout<Rotation>.size == 16
-            && (batch + point + solve + body).allSatisfy { $0.0 != nil && $0.0 == $0.1 }
+            && same(BatchBounce.self, QixBatchBounce.self) && contactStride
+            && (batch + point + solve + body + contact).allSatisfy { $0.0 != nil && $0.0 == $0.1 }
     }()
 
     /// The C build of this kernel; nil for the Swift kernel.
@@ -94,6 +122,29 @@ enum ContactKernel: Sendable, CaseIterable {
         case .portable: return qix_contact_pass_portable
         case .avx2: return qix_contact_pass_avx2
         }
+    }
+
+    /// The C build of this kernel's batch fill; nil for the Swift kernel.
+    private var cFill: QixContactFill? {
+        switch self {
+        case .swift: return nil
+        case .portable: return qix_contact_fill_portable
+        case .avx2: return qix_contact_fill_avx2
+        }
+    }
+
+    /// Fills `count` batches for a step with this kernel's C build (`ContactSolver.fill` and
+    /// `clear` lane by lane: lane l of batch n from contact `slots[4 n + l]`, -1 unused) and
+    /// returns true; returns false, having done nothing, for the Swift kernel.
+    func runFill(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>,
+                 _ bounce: UnsafeMutablePointer<BatchBounce>, count: Int, slots: UnsafePointer<Int32>,
+                 contacts: UnsafePointer<ContactConstraint>, masses: UnsafePointer<SIMD2<Double>>,
+                 states: UnsafePointer<BodyState>) -> Bool {
+        guard let fill = cFill else { return false }
+        fill(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)),
+             UnsafeMutablePointer(OpaquePointer(bounce)), count, slots, UnsafePointer(OpaquePointer(contacts)),
+             UnsafePointer(OpaquePointer(masses)), UnsafePointer(OpaquePointer(states)))
+        return true
     }
 
     /// The C build of this kernel's fused warm start and solve pass; nil for the Swift kernel.

@@ -8,8 +8,8 @@ struct ContactSolver {
     private(set) var batches: [ContactBatch] = []
     /// The contact and static softness of the prepared step.
     private var softness = (contact: Softness.rigid, static: Softness.rigid)
-    private var bounces: [BatchBounce] = []
-    private var solveData: [BatchSolve] = []
+    private(set) var bounces: [BatchBounce] = []
+    private(set) var solveData: [BatchSolve] = []
     private var masses: [SIMD2<Double>] = []
     /// The code that runs the solve and relax passes (all kernels give the same bits; tests
     /// switch it to compare them).
@@ -42,10 +42,17 @@ struct ContactSolver {
         solveData.setCount(batchCount, filler: BatchSolve())
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
+        let kernel = self.kernel
         batches.withUnsafeMutableBufferPointer { bp in
             bounces.withUnsafeMutableBufferPointer { bb in solveData.withUnsafeMutableBufferPointer { sd in
                 schedule.slots.withUnsafeBufferPointer { slots in
                     masses.withUnsafeBufferPointer { mp in
+                        // The C kernels fill four lanes at a time (the same operations per lane).
+                        if let b = bp.baseAddress, let d = sd.baseAddress, let o = bb.baseAddress,
+                           let sl = slots.baseAddress, let c = contacts.baseAddress, let m = mp.baseAddress,
+                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c, masses: m, states: states) {
+                            return
+                        }
                         for n in 0..<batchCount {
                             for l in 0..<width {
                                 let k = Int(slots[n * width + l])

@@ -232,6 +232,41 @@ import Testing
         return Array(json.utf8)
     }
 
+    /// The C fill must write every lane of every batch record as the Swift fill does (unused
+    /// lanes and missing second points included), here for the contacts of a settled pile and
+    /// of a pyramid, with and without pair keys.
+    @Test(arguments: ["pile60.json", "pyramid"])
+    func fillGivesTheSwiftFillsBits(scene name: String) throws {
+        let scene = try SceneLoader.load(name == "pyramid" ? Self.pyramid(base: 20) : DeterminismTests.sceneBytes(name))
+        for _ in 0..<(name == "pyramid" ? 30 : 180) { _ = scene.advanceFrame() }  // the pile has settled by 3 s
+        let world = scene.animator.world
+        #expect(world.contacts.count > 50)
+        let contactSoftness = Softness.make(hertz: 60, zeta: 10, h: 1.0 / 480)
+        let staticSoftness = Softness.make(hertz: 120, zeta: 10, h: 1.0 / 480)
+        func filled(_ kernel: ContactKernel, keyed: Bool) -> ContactSolver {
+            var solver = ContactSolver()
+            solver.kernel = kernel
+            world.contacts.withUnsafeBufferPointer { cp in world.contactKeys.withUnsafeBufferPointer { keys in
+                world.bodies.withUnsafeBufferPointer { bp in world.states.withUnsafeBufferPointer { sp in
+                    solver.prepare(cp, keys: keyed ? keys : UnsafeBufferPointer(start: nil, count: 0), bodies: bp.baseAddress!,
+                                   bodyCount: bp.count, states: sp.baseAddress!, contactSoftness: contactSoftness,
+                                   staticSoftness: staticSoftness)
+                } }
+            } }
+            return solver
+        }
+        for keyed in [true, false] {
+            let reference = filled(.swift, keyed: keyed)
+            for kernel in Self.cKernels {
+                let run = filled(kernel, keyed: keyed)
+                let differences = [Self.firstDifference(run.batches, reference.batches),
+                                   Self.firstDifference(run.solveData, reference.solveData),
+                                   Self.firstDifference(run.bounces, reference.bounces)]
+                #expect(differences == [nil, nil, nil], "\(kernel) (batches, solve data, bounces), \(name)")
+            }
+        }
+    }
+
     /// Runs the scene with every available kernel side by side and compares the bodies' whole
     /// solver state (velocities, displacements) after every frame.
     static func compareKernels(_ file: [UInt8], frames: Int) throws {

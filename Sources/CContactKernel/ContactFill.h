@@ -1,0 +1,96 @@
+// The batch fill of `ContactSolver.prepare` (one step's lever arms, effective masses, approach
+// speeds and last step's impulses), included after ContactPasses.h in each build of
+// ContactKernel.c. Each lane does `ContactSolver.fill`'s operations in its order (scalar
+// negations stay sign flips there, as Swift's scalar prefix minus is); unused lanes and
+// missing second points are +0 throughout, as `ContactSolver.clear` and `PointLane()` write.
+
+/// One solver point of four contacts (`ContactSolver.fill`'s `point`), for lanes `use`
+/// (others +0).
+static inline __attribute__((always_inline)) void K(fill_point)(const QixContactPoint *cp[4], m4 use, d4 nx, d4 ny,
+                                                               d4 mA, d4 iA, d4 mB, d4 iB, K(Bodies) A, K(Bodies) B,
+                                                               QixBatchPoint *p, QixPointSolve *q, double *approach) {
+    const d4 zero = (d4)(0.0);
+    d4 rAx = {cp[0]->anchorAx, cp[1]->anchorAx, cp[2]->anchorAx, cp[3]->anchorAx};
+    d4 rAy = {cp[0]->anchorAy, cp[1]->anchorAy, cp[2]->anchorAy, cp[3]->anchorAy};
+    d4 rBx = {cp[0]->anchorBx, cp[1]->anchorBx, cp[2]->anchorBx, cp[3]->anchorBx};
+    d4 rBy = {cp[0]->anchorBy, cp[1]->anchorBy, cp[2]->anchorBy, cp[3]->anchorBy};
+    d4 separation = {cp[0]->separation, cp[1]->separation, cp[2]->separation, cp[3]->separation};
+    d4 ni = {cp[0]->normalImpulse, cp[1]->normalImpulse, cp[2]->normalImpulse, cp[3]->normalImpulse};
+    d4 ti = {cp[0]->tangentImpulse, cp[1]->tangentImpulse, cp[2]->tangentImpulse, cp[3]->tangentImpulse};
+    d4 baseSeparation = separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+    d4 rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
+    d4 kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+    d4 normalMass = K(sel)(kNormal > zero, (d4)(1.0) / kNormal, zero);
+    // Tangent (ny, -nx): a scalar negation in Swift, so a sign flip here.
+    d4 tx = ny, ty = -nx;
+    d4 rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
+    d4 kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+    d4 tangentMass = K(sel)(kTangent > zero, (d4)(1.0) / kTangent, zero);
+    // vA + crossSV(wA, rA) = (vA.x + (-wA) rA.y, vA.y + wA rA.x).
+    d4 vrAx = A.vx + -A.w * rAy, vrAy = A.vy + A.w * rAx;
+    d4 vrBx = B.vx + -B.w * rBy, vrBy = B.vy + B.w * rBx;
+    d4 relativeVelocity = nx * (vrBx - vrAx) + ny * (vrBy - vrAy);
+    K(st)(p->normalArmA, K(sel)(use, rnA, zero));
+    K(st)(p->normalArmB, K(sel)(use, rnB, zero));
+    K(st)(p->tangentArmA, K(sel)(use, rtA, zero));
+    K(st)(p->tangentArmB, K(sel)(use, rtB, zero));
+    K(st)(p->normalImpulse, K(sel)(use, ni, zero));
+    K(st)(p->tangentImpulse, K(sel)(use, ti, zero));
+    K(st)(q->baseSeparation, K(sel)(use, baseSeparation, zero));
+    K(st)(q->normalMass, K(sel)(use, normalMass, zero));
+    K(st)(q->tangentMass, K(sel)(use, tangentMass, zero));
+    K(st)(q->maxNormalImpulse, zero);
+    K(st)(approach, K(sel)(use, relativeVelocity, zero));
+}
+
+/// Fills one batch from the contacts of its four slots (-1: an unused lane).
+static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch *b, QixBatchSolve *d, QixBatchBounce *o,
+                                                               const int32_t *slot, const QixContact *contacts,
+                                                               const double *masses, const QixBodyState *states) {
+    // Unused lanes read an empty contact between the static body 0 and itself; every value
+    // they store is then replaced by +0.
+    static const QixContact none;
+    const QixContact *c[4];
+    const QixContactPoint *p1[4], *p2[4];
+    int64_t used[4], two[4];
+    for (int l = 0; l < 4; l++) {
+        c[l] = slot[l] >= 0 ? contacts + slot[l] : &none;
+        used[l] = slot[l] >= 0 ? -1 : 0;
+        two[l] = slot[l] >= 0 && c[l]->pointCount > 1 ? -1 : 0;
+        p1[l] = &c[l]->p0;
+        p2[l] = two[l] ? &c[l]->p1 : &none.p0;
+        b->indexA[l] = (int32_t)c[l]->a;
+        b->indexB[l] = (int32_t)c[l]->b;
+        b->hasP2[l] = two[l];
+    }
+    m4 use = {used[0], used[1], used[2], used[3]}, both = {two[0], two[1], two[2], two[3]};
+    const d4 zero = (d4)(0.0);
+    d4 mA = {masses[2 * c[0]->a], masses[2 * c[1]->a], masses[2 * c[2]->a], masses[2 * c[3]->a]};
+    d4 iA = {masses[2 * c[0]->a + 1], masses[2 * c[1]->a + 1], masses[2 * c[2]->a + 1], masses[2 * c[3]->a + 1]};
+    d4 mB = {masses[2 * c[0]->b], masses[2 * c[1]->b], masses[2 * c[2]->b], masses[2 * c[3]->b]};
+    d4 iB = {masses[2 * c[0]->b + 1], masses[2 * c[1]->b + 1], masses[2 * c[2]->b + 1], masses[2 * c[3]->b + 1]};
+    d4 nx = {c[0]->normalX, c[1]->normalX, c[2]->normalX, c[3]->normalX};
+    d4 ny = {c[0]->normalY, c[1]->normalY, c[2]->normalY, c[3]->normalY};
+    d4 friction = {c[0]->friction, c[1]->friction, c[2]->friction, c[3]->friction};
+    d4 restitution = {c[0]->restitution, c[1]->restitution, c[2]->restitution, c[3]->restitution};
+    K(Bodies) A = K(load_bodies)((QixBodyState *)states, b->indexA);
+    K(Bodies) B = K(load_bodies)((QixBodyState *)states, b->indexB);
+    K(st)(b->invMassA, K(sel)(use, mA, zero));
+    K(st)(b->invInertiaA, K(sel)(use, iA, zero));
+    K(st)(b->invMassB, K(sel)(use, mB, zero));
+    K(st)(b->invInertiaB, K(sel)(use, iB, zero));
+    K(st)(b->normalX, K(sel)(use, nx, zero));
+    K(st)(b->normalY, K(sel)(use, ny, zero));
+    K(st)(d->friction, K(sel)(use, friction, zero));
+    K(st)(o->restitution, K(sel)(use, restitution, zero));
+    K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, &b->p1, &d->p1, o->relativeVelocity1);
+    K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, &b->p2, &d->p2, o->relativeVelocity2);
+}
+
+void K(qix_contact_fill)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,
+                        QixBatchBounce *restrict bounce, ptrdiff_t count, const int32_t *slots,
+                        const QixContact *contacts, const double *masses, const QixBodyState *states) {
+    for (ptrdiff_t n = 0; n < count; n++) {
+        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, states);
+    }
+}
