@@ -1,12 +1,13 @@
-// The contact solver's solve/relax pass built twice from one source (ContactPasses.h): for
+// The contact solver's hot loops (ContactPasses.h: solve/relax pass, warm start fused with the
+// solve pass; ContactFill.h: the per-step batch fill) built twice from one source: for
 // baseline x86-64 and, on x86-64, for AVX2 (three-operand instructions, 256-bit registers: a
 // batch's four lanes in one register). QixDynamics picks one once at start-up
 // (`qix_contact_avx2_supported`). No target flags in Package.swift: the AVX2 copy gets its
 // instruction set from a function attribute, so the package stays usable as a dependency.
 //
-// Bits: only +, -, *, compares and bitwise selects, in the Swift kernel's order, and no fused
+// Bits: only +, -, *, /, compares and bitwise selects, in the Swift code's order, and no fused
 // multiply-add (contraction off below, and the "fma" feature is not enabled), so SSE2, AVX2 and
-// the Swift kernel round every operation alike and agree bit for bit.
+// the Swift kernel round every operation alike and agree bit for bit (docs/determinism.md).
 #pragma clang fp contract(off)
 #pragma STDC FP_CONTRACT OFF
 

@@ -1,4 +1,4 @@
-// The solve/relax pass, included twice by ContactKernel.c: once for baseline x86-64 and once
+// The solve/relax pass and the warm start, included twice by ContactKernel.c: once for baseline x86-64 and once
 // inside `#pragma clang attribute push(target("avx2"))`, each time with `K(name)` giving the
 // names their own suffix. It is a transcription of ContactSolver+Lanes.swift: the same IEEE
 // operations (+, -, *, compares, selects) in the same order on the same operands, so both

@@ -1,8 +1,9 @@
 internal import CContactKernel
 
-/// Which code runs the contact solver's solve and relax passes. All three give the same bits
-/// (the C kernel is a transcription of ContactSolver+Lanes.swift with the same IEEE operations
-/// in the same order and no fused multiply-add); the AVX2 build is the fast one, because
+/// Which code runs the contact solver's batch fill and its solve and relax passes (and, without
+/// joints, the warm start fused with the solve pass). All give the same bits (the C kernel is a
+/// transcription of ContactSolver+Lanes.swift and the fill with the same IEEE operations in the
+/// same order and no fused multiply-add); the AVX2 build is the fast one, because
 /// baseline x86-64 needs two two-operand SSE2 instructions per `SIMD4<Double>` operation and
 /// spills a third of its instructions, where AVX2 holds a lane vector in one register and has
 /// three-operand instructions (docs/dynamics.md, docs/determinism.md).
@@ -15,7 +16,8 @@ enum ContactKernel: Sendable, CaseIterable {
     case avx2
 
     /// The kernel every solver uses unless told otherwise: chosen once per process, the AVX2
-    /// build where the CPU runs it, else the Swift kernel (as fast as the portable C build).
+    /// build where the CPU runs it, else the Swift kernel (the reference; the portable C build
+    /// is there so that tests check the C code on any machine, and was not measured faster).
     static let preferred: ContactKernel = avx2.isAvailable ? .avx2 : .swift
 
     /// Whether this kernel can run in this process: the C kernels need the C records to line

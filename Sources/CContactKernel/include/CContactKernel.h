@@ -1,7 +1,8 @@
-// The contact solver's solve and relax passes in C, for QixDynamics (ContactKernel.swift).
+// The contact solver's batch fill, solve and relax passes and warm start in C, for
+// QixDynamics (ContactKernel.swift).
 //
 // The records below mirror QixDynamics' Swift records field for field (ContactBatch, BatchSolve,
-// BodyState): the C passes work in place on the Swift arrays. QixDynamics checks sizes and
+// BatchBounce, BodyState, ContactConstraint): the C code works in place on the Swift arrays. QixDynamics checks sizes and
 // offsets against these before it uses the C passes, and falls back to its Swift kernel if
 // they ever differ.
 #ifndef C_CONTACT_KERNEL_H
