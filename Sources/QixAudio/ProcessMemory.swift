@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Process-wide allocator settings for a command that reads file after file.
-enum ProcessMemory {
+/// Process-wide allocator settings for tools that analyse file after file (`qix`, the
+/// benchmarks). A library never calls this itself: it is the host program's choice.
+public enum ProcessMemory {
     /// Makes glibc reuse freed blocks instead of returning them to the kernel.
     ///
     /// Every recording gets a new detector whose spectra, statistics and folds are a few
@@ -13,7 +14,7 @@ enum ProcessMemory {
     /// 32 MB (glibc's ceiling for this setting) served from the heap and the heap kept
     /// when it shrinks, the same scan takes 12 000 and about 3 % less CPU time. The
     /// peak memory stays what it was (the freed blocks are the next file's).
-    static func keepFreedBlocks() {
+    public static func keepFreedBlocks() {
         #if canImport(Glibc)
         // Swift's Glibc module leaves out <malloc.h>; the values are its M_TRIM_THRESHOLD
         // and M_MMAP_THRESHOLD.
