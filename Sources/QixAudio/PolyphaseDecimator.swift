@@ -1,3 +1,4 @@
+import CFilterKernel
 import Foundation
 
 /// Streaming downsampling of mono `Float` audio by a rational ratio through one
@@ -32,6 +33,12 @@ public final class PolyphaseDecimator {
     /// `taps / 2 - 1` zeros standing for the silence before the first sample.
     private var held: [Float]
     private var heldStart: Int
+    /// Which build of the filter loop runs (CFilterKernel): both give the same samples.
+    enum Kernel { case portable, avx2 }
+    /// The loop this instance runs; tests switch it to compare the two.
+    var kernel: Kernel = PolyphaseDecimator.bestKernel
+    static let bestKernel: Kernel = qix_filter_avx2_supported() != 0 ? .avx2 : .portable
+
     /// Outputs produced and input samples taken so far.
     private var outputs = 0, inputs = 0
 
@@ -65,6 +72,9 @@ public final class PolyphaseDecimator {
         held = [Float](repeating: 0, count: taps / 2 - 1)
         heldStart = -(taps / 2 - 1)
     }
+
+    /// The filter rows, `taps` per phase (for tests).
+    var coefficientTable: [Float] { coefficients }
 
     /// Converts one block, appending the samples produced to `output`.
     public func process(_ input: UnsafeBufferPointer<Float>, into output: inout [Float]) {
@@ -132,39 +142,13 @@ public final class PolyphaseDecimator {
         guard count > 0 else { return }
         let first = output.count
         output.appendZeros(count)
-        let taps = self.taps
-        let wholeStep = step / phases, phaseStep = step % phases
-        var whole = outputs * step / phases, phase = outputs * step % phases
+        let whole = outputs * step / phases, phase = outputs * step % phases
         precondition(whole - (half - 1) >= start)
+        let run = kernel == .avx2 ? qix_polyphase_run_avx2 : qix_polyphase_run_portable
         coefficients.withUnsafeBufferPointer { table in
             output.withUnsafeMutableBufferPointer { out in
-                let rows = UnsafeRawPointer(table.baseAddress!)
-                let destination = out.baseAddress! + first
-                for n in 0..<count {
-                    let x = UnsafeRawPointer(samples + (whole - (half - 1) - start))
-                    let h = rows + phase &* taps &* 4
-                    // Two accumulators: one would wait on every add.
-                    var even = SIMD8<Float>(), odd = SIMD8<Float>()
-                    var k = 0
-                    while k &+ 16 <= taps {
-                        even += x.loadUnaligned(fromByteOffset: k &* 4, as: SIMD8<Float>.self)
-                            * h.loadUnaligned(fromByteOffset: k &* 4, as: SIMD8<Float>.self)
-                        odd += x.loadUnaligned(fromByteOffset: k &* 4 &+ 32, as: SIMD8<Float>.self)
-                            * h.loadUnaligned(fromByteOffset: k &* 4 &+ 32, as: SIMD8<Float>.self)
-                        k &+= 16
-                    }
-                    if k < taps {
-                        even += x.loadUnaligned(fromByteOffset: k &* 4, as: SIMD8<Float>.self)
-                            * h.loadUnaligned(fromByteOffset: k &* 4, as: SIMD8<Float>.self)
-                    }
-                    let sum8 = even + odd
-                    let sum4 = sum8.lowHalf + sum8.highHalf
-                    let sum2 = sum4.lowHalf + sum4.highHalf
-                    destination[n] = sum2[0] + sum2[1]
-                    whole &+= wholeStep
-                    phase &+= phaseStep
-                    if phase >= phases { phase &-= phases; whole &+= 1 }
-                }
+                run(samples, Int64(whole - (half - 1) - start), Int64(phase), table.baseAddress!, Int64(taps),
+                    Int64(phases), Int64(step / phases), Int64(step % phases), out.baseAddress! + first, Int64(count))
             }
         }
         outputs = stop

@@ -78,6 +78,40 @@ struct PolyphaseDecimatorTests {
         }
     }
 
+    @Test("the baseline and AVX2 builds of the filter loop give the same samples, and so does a plain dot product")
+    func kernelsAgree() throws {
+        let rate = 44100
+        let source = TestSignals.sine(frequency: 2500, amplitude: 0.4, seconds: 0.5, sampleRate: rate, channels: 1).samples
+            .enumerated().map { $0.element + Float(($0.offset * 7919) % 211) / 2110 - 0.05 }
+        func run(_ kernel: PolyphaseDecimator.Kernel) throws -> [Float] {
+            let decimator = try #require(Self.detectorDecimator(from: rate))
+            decimator.kernel = kernel
+            var output: [Float] = []
+            decimator.process(source, into: &output)
+            decimator.flush(into: &output)
+            return output
+        }
+        let portable = try run(.portable)
+        if PolyphaseDecimator.bestKernel == .avx2 {
+            #expect(try run(.avx2).map(\.bitPattern) == portable.map(\.bitPattern))
+        }
+        // The same sums in plain Swift: output n at input n * 441 / 160, taps from whole - 23.
+        let decimator = try #require(Self.detectorDecimator(from: rate))
+        let table = decimator.coefficientTable, taps = decimator.taps
+        for n in [100, 101, 2000, 5000] {
+            let whole = n * 441 / 160, phase = n * 441 % 160
+            var even = SIMD8<Float>(), odd = SIMD8<Float>()
+            func lane8(_ k: Int) -> SIMD8<Float> {
+                SIMD8<Float>((0..<8).map { source[whole - (taps / 2 - 1) + k + $0] * table[phase * taps + k + $0] })
+            }
+            var k = 0
+            while k + 16 <= taps { even += lane8(k); odd += lane8(k + 8); k += 16 }
+            if k < taps { even += lane8(k) }
+            let s8 = even + odd, s4 = s8.lowHalf + s8.highHalf, s2 = s4.lowHalf + s4.highHalf
+            #expect(portable[n].bitPattern == (s2[0] + s2[1]).bitPattern, "output \(n)")
+        }
+    }
+
     @Test("ratios that need too many phases, and nonsense settings, are refused")
     func refusals() {
         #expect(Self.detectorDecimator(from: 44056) == nil)   // 2 000 phases: soxr's job
