@@ -16,7 +16,7 @@ import Foundation
 /// Feed blocks of any size with `process`, then `flush` once: the output then holds
 /// `round(inputFrames * outputRate / inputRate)` samples, output sample n standing at
 /// input time n * inputRate / outputRate (no delay), as `Resampler`'s does.
-public final class PolyphaseDecimator {
+public final class PolyphaseDecimator: SampleRateConverter {
     /// Input samples per second.
     public let inputRate: Int
     /// Output samples per second.

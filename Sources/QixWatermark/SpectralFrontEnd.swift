@@ -47,8 +47,7 @@ public final class SpectralFrontEnd {
     /// 16 kHz samples produced so far.
     public private(set) var internalSamples = 0
 
-    private let decimator: PolyphaseDecimator?
-    private let resampler: Resampler?
+    private let converter: SampleRateConverter?
     private let fft = RealFFT(size: P.fftSize)
     private var window = [Float](repeating: 0, count: P.fftSize)
     private var pending: [Float]
@@ -73,13 +72,8 @@ public final class SpectralFrontEnd {
         // 60 dB: with all 17 eval attacks (4 590 marked excerpts) the detections are those
         // of soxr's 16-bit filter but for one excerpt either way; 50 dB (40 taps, 0.045 dB
         // of passband ripple) lost 9 of the 3 s excerpts of clean, MP3, speed and clipping.
-        decimator = inputRate > P.sampleRate
-            ? PolyphaseDecimator(inputRate: inputRate, outputRate: P.sampleRate, passbandEnd: Self.readBandEnd,
-                                 stopbandBegin: Double(P.sampleRate) - Self.readBandEnd, attenuation: 60)
-            : nil
-        resampler = inputRate == P.sampleRate || decimator != nil ? nil
-            : try Resampler(inputRate: Double(inputRate), outputRate: Double(P.sampleRate), channels: 1,
-                            quality: inputRate > P.sampleRate ? .analysis : .medium)
+        converter = try AnalysisConversion.converter(from: inputRate, to: P.sampleRate, channels: 1,
+                                                     readBandEnd: Self.readBandEnd, attenuation: 60)
         for i in 0..<P.fftSize { window[i] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(P.fftSize))) }
         // Half a frame of zeros first, so that hop 0 is centred on sample 0.
         pending = [Float](repeating: 0, count: P.fftSize / 2)
@@ -124,10 +118,8 @@ public final class SpectralFrontEnd {
 
     /// Resamples finite mono samples to 16 kHz and analyses them.
     private func process(_ mono: UnsafeBufferPointer<Float>) {
-        if let decimator {
-            analyseResampled { decimator.process(mono, into: &$0) }
-        } else if let resampler {
-            analyseResampled { resampler.process(mono, into: &$0) }
+        if let converter {
+            analyseResampled { converter.process(mono, into: &$0) }
         } else {
             append(mono)
         }
@@ -139,8 +131,7 @@ public final class SpectralFrontEnd {
     /// Ends the stream: drains the resampler and pads the last frames with zeros.
     public func finish() {
         guard !finished else { return }
-        if let decimator { analyseResampled { decimator.flush(into: &$0) } }
-        if let resampler { analyseResampled { resampler.flush(into: &$0) } }
+        if let converter { analyseResampled { converter.flush(into: &$0) } }
         finished = true
         // Hops up to the last sample's: frames centred within the signal.
         let lastHop = (internalSamples + P.hop - 1) / P.hop
