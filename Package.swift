@@ -36,7 +36,10 @@ let package = Package(
             name: "CFLAC", pkgConfig: "flac",
             providers: [.apt(["libflac-dev"]), .brew(["flac"])]),
 
-        .target(name: "QixAudio", dependencies: ["CFFTW", "CSndFile", "CSoxr", "CFLAC"]),
+        // The analysis decimator's filter loop in C, built for baseline x86-64 and for AVX2
+        // from one source (function attributes, no target flags), chosen at run time.
+        .target(name: "CFilterKernel"),
+        .target(name: "QixAudio", dependencies: ["CFFTW", "CSndFile", "CSoxr", "CFLAC", "CFilterKernel"]),
         .target(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),

@@ -92,11 +92,7 @@ struct SpeedScale {
                     for h in 0..<hops {
                         let row = UnsafeBufferPointer(rebasing: power[((range.lowerBound + h - spectra.firstHop) * width)...])
                         // Double: the low bands' energy can exceed the high bands' by 10^6.
-                        var sum = 0.0
-                        for k in 0..<width {
-                            sum += Double(row[k])
-                            cumulative[k + 1] = sum
-                        }
+                        runningSums(of: row.baseAddress!, count: width, into: cumulative.baseAddress! + 1)
                         for s in 0..<scales.count {
                             let bins = edgeBins.baseAddress! + s * edges, fractions = edgeFractions.baseAddress! + s * edges
                             for e in 0..<edges {
@@ -138,6 +134,30 @@ struct SpeedScale {
                 }
             }
         }
+    }
+
+    /// `sums[k]` = row[0] + ... + row[k] in Double, as three interleaved chains of a third
+    /// of the row each (the later thirds then lifted by the earlier totals): one chain of
+    /// 186 dependent adds was 45 % of the band statistics' time.
+    @inline(__always)
+    static func runningSums(of row: UnsafePointer<Float>, count: Int, into sums: UnsafeMutablePointer<Double>) {
+        let third = count / 3
+        var a = 0.0, b = 0.0, c = 0.0
+        for k in 0..<third {
+            a += Double(row[k])
+            b += Double(row[third &+ k])
+            c += Double(row[2 &* third &+ k])
+            sums[k] = a
+            sums[third &+ k] = b
+            sums[2 &* third &+ k] = c
+        }
+        for k in (3 &* third)..<count {
+            c += Double(row[k])
+            sums[k] = c
+        }
+        let liftB = a, liftC = a + b
+        for k in third..<(2 &* third) { sums[k] += liftB }
+        for k in (2 &* third)..<count { sums[k] += liftC }
     }
 
     /// The energy of each band (both halves) in one hop row, at this speed;

@@ -38,7 +38,7 @@ public final class StreamingEmbedder {
 
     private let chips: [Float]
     private let targetSNR: Double
-    private let down: Resampler?
+    private let down: SampleRateConverter?
     private let up: Resampler?
     /// 16 kHz mono mix, and each channel when there are several, from global sample `base16`.
     private var mix16: [Float] = []
@@ -68,13 +68,14 @@ public final class StreamingEmbedder {
         chips = embedder.chips
         targetSNR = embedder.targetSNR
         let needsConversion = sampleRate != P.sampleRate
-        // From a higher rate, both ways may use the cheaper analysis filter (flat to 6.4 kHz):
-        // the plan reads the band to 6 kHz, the delta holds nothing above 6 kHz (its images
+        // From a higher rate, both ways may use cheaper filters than listening needs: the plan
+        // reads the band to 6 kHz (down: the detector's decimator, flat to 6.3 kHz), the delta
+        // holds nothing above 6 kHz (up: soxr's analysis filter, flat to 6.4 kHz; its images
         // start at 10 kHz, inside the stopband), and folded host energy only raises the
         // file's full-band SNR above what the 16 kHz hold targets.
         let quality: Resampler.Quality = sampleRate > P.sampleRate ? .analysis : .medium
-        down = needsConversion ? try Resampler(inputRate: Double(sampleRate), outputRate: Double(P.sampleRate),
-                                               channels: channels, quality: quality) : nil
+        down = try AnalysisConversion.converter(from: sampleRate, to: P.sampleRate, channels: channels,
+                                                readBandEnd: SpectralFrontEnd.readBandEnd)
         up = needsConversion ? try Resampler(inputRate: Double(P.sampleRate), outputRate: Double(sampleRate),
                                              channels: channels, quality: quality) : nil
         channel16 = [[Float]](repeating: [], count: channels > 1 ? channels : 0)

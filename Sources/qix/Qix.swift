@@ -1,4 +1,5 @@
 import ArgumentParser
+import QixAudio
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,6 +26,7 @@ struct Qix: ParsableCommand {
     /// Parses, runs, and maps every outcome onto the documented exit codes: usage
     /// problems exit 2 (argument-parser's default would be 64), failed work exits 1.
     static func main() {
+        ProcessMemory.keepFreedBlocks()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import QixAudio
+
+/// The analysis decimator: band kept, band folded back, timing and streaming.
+@Suite("Polyphase decimation")
+struct PolyphaseDecimatorTests {
+    /// The watermark detector's settings: read to 6.3 kHz of 16 kHz, 60 dB.
+    static func detectorDecimator(from rate: Int) -> PolyphaseDecimator? {
+        PolyphaseDecimator(inputRate: rate, outputRate: 16000, passbandEnd: 6300, stopbandBegin: 9700, attenuation: 60)
+    }
+
+    static func decimate(_ samples: [Float], from rate: Int) throws -> [Float] {
+        let decimator = try #require(detectorDecimator(from: rate))
+        var output: [Float] = []
+        decimator.process(samples, into: &output)
+        decimator.flush(into: &output)
+        return output
+    }
+
+    @Test("44.1 and 48 kHz: tones to 6.2 kHz within 0.02 dB, tones above 9.7 kHz fold back more than 58 dB down")
+    func passbandAndStopband() throws {
+        for rate in [44100, 48000] {
+            for (frequency, keeps) in [(500.0, true), (3000.0, true), (6200.0, true),
+                                       (9800.0, false), (10_000.0, false), (12_000.0, false), (20_000.0, false)] {
+                let source = TestSignals.sine(frequency: frequency, amplitude: 0.5, seconds: 3, sampleRate: rate, channels: 1)
+                let down = try Self.decimate(source.samples, from: rate)
+                #expect(down.count == 48000)
+                // One second from the middle: 1 Hz bins; a folded tone lands on |16000 - f| mod 16000.
+                let folded = Int(frequency) % 16000
+                let bin = keeps ? Int(frequency) : min(folded, 16000 - folded)
+                let (tone, _) = ResamplerTests.toneAndSpur(down[16000 ..< 32000], bin: bin)
+                let level = 20 * log10(tone / 0.5)
+                if keeps {
+                    #expect(abs(level) < 0.02, "\(rate) Hz: \(frequency) Hz changed by \(level) dB")
+                } else {
+                    // Kaiser's formulas for 60 dB: the worst lobe is 59.3 dB down from 48 kHz.
+                    #expect(level < -58, "\(rate) Hz: \(frequency) Hz folds in at \(level) dB")
+                }
+            }
+        }
+    }
+
+    @Test("output sample n stands at input time n / 16 kHz, as soxr's does")
+    func noDelay() throws {
+        // A band-limited signal: the decimator and soxr's high quality must agree sample
+        // by sample (a one-sample shift would leave a 3 kHz difference 6 dB under the tone).
+        let rate = 44100
+        var samples = [Float](repeating: 0, count: rate * 2)
+        for i in samples.indices {
+            let t = Double(i) / Double(rate)
+            samples[i] = Float(0.3 * sin(2 * .pi * 3000 * t) + 0.2 * sin(2 * .pi * 700 * t + 1))
+        }
+        let ours = try Self.decimate(samples, from: rate)
+        let soxr = try Resampler.resample(AudioBuffer(samples: samples, channels: 1, sampleRate: rate), to: 16000).samples
+        #expect(ours.count == soxr.count)
+        // Away from both ends, where the filters see zeros.
+        let worst = zip(ours[1000 ..< 31000], soxr[1000 ..< 31000]).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 0.003, "largest difference \(worst)")
+    }
+
+    @Test("block-wise decimation equals one-shot decimation bit for bit, with round(n * 16000 / rate) outputs")
+    func streamingMatchesWhole() throws {
+        for rate in [22050, 44100, 48000, 96000] {
+            let source = TestSignals.sine(frequency: 440, amplitude: 0.3, seconds: 1.3, sampleRate: rate, channels: 1).samples
+            let whole = try Self.decimate(source, from: rate)
+            #expect(whole.count == Int((Double(source.count) * 16000 / Double(rate)).rounded()))
+            let decimator = try #require(Self.detectorDecimator(from: rate))
+            var output: [Float] = []
+            var offset = 0
+            for size in [1, 7, 1000, 3, 40, 4096, 12_345, 2].cycled(until: source.count) {
+                let end = min(source.count, offset + size)
+                decimator.process(Array(source[offset..<end]), into: &output)
+                offset = end
+            }
+            decimator.flush(into: &output)
+            #expect(output == whole, "\(rate) Hz")
+        }
+    }
+
+    @Test("the baseline and AVX2 builds of the filter loop give the same samples, and so does a plain dot product")
+    func kernelsAgree() throws {
+        let rate = 44100
+        let source = TestSignals.sine(frequency: 2500, amplitude: 0.4, seconds: 0.5, sampleRate: rate, channels: 1).samples
+            .enumerated().map { $0.element + Float(($0.offset * 7919) % 211) / 2110 - 0.05 }
+        func run(_ kernel: PolyphaseDecimator.Kernel) throws -> [Float] {
+            let decimator = try #require(Self.detectorDecimator(from: rate))
+            decimator.kernel = kernel
+            var output: [Float] = []
+            decimator.process(source, into: &output)
+            decimator.flush(into: &output)
+            return output
+        }
+        let portable = try run(.portable)
+        if PolyphaseDecimator.bestKernel == .avx2 {
+            #expect(try run(.avx2).map(\.bitPattern) == portable.map(\.bitPattern))
+        }
+        // The same sums in plain Swift: output n at input n * 441 / 160, taps from whole - 23.
+        let decimator = try #require(Self.detectorDecimator(from: rate))
+        let table = decimator.coefficientTable, taps = decimator.taps
+        for n in [100, 101, 2000, 5000] {
+            let whole = n * 441 / 160, phase = n * 441 % 160
+            var even = SIMD8<Float>(), odd = SIMD8<Float>()
+            func lane8(_ k: Int) -> SIMD8<Float> {
+                SIMD8<Float>((0..<8).map { source[whole - (taps / 2 - 1) + k + $0] * table[phase * taps + k + $0] })
+            }
+            var k = 0
+            while k + 16 <= taps { even += lane8(k); odd += lane8(k + 8); k += 16 }
+            if k < taps { even += lane8(k) }
+            let s8 = even + odd, s4 = s8.lowHalf + s8.highHalf, s2 = s4.lowHalf + s4.highHalf
+            #expect(portable[n].bitPattern == (s2[0] + s2[1]).bitPattern, "output \(n)")
+        }
+    }
+
+    @Test("ratios that need too many phases, and nonsense settings, are refused")
+    func refusals() {
+        #expect(Self.detectorDecimator(from: 44056) == nil)   // 2 000 phases: soxr's job
+        #expect(Self.detectorDecimator(from: 16000) == nil)   // not a decimation
+        #expect(PolyphaseDecimator(inputRate: 48000, outputRate: 16000, passbandEnd: 7000, stopbandBegin: 6000) == nil)
+        #expect(Self.detectorDecimator(from: 44100)?.taps == 48)
+    }
+
+    @Test("the Kaiser window's Bessel function matches its tabulated values")
+    func bessel() {
+        #expect(abs(PolyphaseDecimator.besselI0(0) - 1) < 1e-15)
+        #expect(abs(PolyphaseDecimator.besselI0(1) - 1.2660658777520082) < 1e-14)
+        #expect(abs(PolyphaseDecimator.besselI0(5) - 27.239871823604442) < 1e-11)
+    }
+}

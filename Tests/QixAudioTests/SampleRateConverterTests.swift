@@ -1,0 +1,43 @@
+import Testing
+@testable import QixAudio
+
+/// Choosing an analysis converter, and the interleaved decimator against one per channel.
+@Suite("Analysis conversion")
+struct SampleRateConverterTests {
+    @Test("the decimator where the ratio allows, soxr for odd ratios and upsampling, nothing at 16 kHz")
+    func choice() throws {
+        #expect(try AnalysisConversion.converter(from: 44100, to: 16000, channels: 2, readBandEnd: 6300) is InterleavedDecimator)
+        #expect(try AnalysisConversion.converter(from: 44056, to: 16000, channels: 1, readBandEnd: 6300) is Resampler)
+        #expect(try AnalysisConversion.converter(from: 8000, to: 16000, channels: 1, readBandEnd: 6300) is Resampler)
+        #expect(try AnalysisConversion.converter(from: 16000, to: 16000, channels: 1, readBandEnd: 6300) == nil)
+    }
+
+    @Test("interleaved stereo comes out as each channel decimated on its own, interleaved")
+    func stereoMatchesChannels() throws {
+        let left = TestSignals.sine(frequency: 700, amplitude: 0.4, seconds: 0.7, sampleRate: 48000, channels: 1).samples
+        let right = TestSignals.sine(frequency: 3100, amplitude: 0.2, seconds: 0.7, sampleRate: 48000, channels: 1).samples
+        var stereo: [Float] = []
+        for i in left.indices { stereo += [left[i], right[i]] }
+        let converter = try #require(try AnalysisConversion.converter(from: 48000, to: 16000, channels: 2, readBandEnd: 6300))
+        var output: [Float] = []
+        var offset = 0
+        for size in [2, 14, 2000, 6, 8192].cycled(until: stereo.count) {
+            let end = min(stereo.count, offset + size)
+            stereo[offset..<end].withUnsafeBufferPointer { converter.process($0, into: &output) }
+            offset = end
+        }
+        converter.flush(into: &output)
+        func alone(_ samples: [Float]) throws -> [Float] {
+            let decimator = try #require(PolyphaseDecimator(inputRate: 48000, outputRate: 16000, passbandEnd: 6300,
+                                                            stopbandBegin: 9700, attenuation: 60))
+            var out: [Float] = []
+            decimator.process(samples, into: &out)
+            decimator.flush(into: &out)
+            return out
+        }
+        let l = try alone(left), r = try alone(right)
+        #expect(output.count == 2 * l.count)
+        #expect(stride(from: 0, to: output.count, by: 2).map { output[$0] } == l)
+        #expect(stride(from: 1, to: output.count, by: 2).map { output[$0] } == r)
+    }
+}
