@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "QixMarkup"),
-        // The contact solver's hot pass in C, built for baseline x86-64 and for AVX2 from one
+        // The contact solver's hot loops in C, built for baseline x86-64 and for AVX2 from one
         // source (function attributes, no target flags), chosen at run time by QixDynamics.
         .target(name: "CContactKernel"),
         .target(name: "QixDynamics", dependencies: ["QixMarkup", "CContactKernel"]),
