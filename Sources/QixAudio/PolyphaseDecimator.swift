@@ -9,9 +9,10 @@ import Foundation
 /// 90 dB of stopband). An analysis that reads 0.5-6.3 kHz of a 16 kHz signal and looks
 /// for a mark 20 dB under the host needs less (the watermark detector asks 60 dB), and
 /// then one short filter per output phase (48 taps for 44.1 -> 16 kHz) takes 0.8x soxr's
-/// instructions, where soxr was a seventh of a scan's time (docs/watermark.md). Between `passbandEnd` and `stopbandBegin` (Hz, output rate)
-/// the gain rolls off, and what lies between the output's Nyquist and `stopbandBegin`
-/// folds onto the band above `passbandEnd`, which the analysis must not read.
+/// instructions, where soxr was a seventh of a scan's time (docs/watermark.md). Between
+/// `passbandEnd` and `stopbandBegin` (Hz, output rate) the gain rolls off, and what lies
+/// between the output's Nyquist and `stopbandBegin` folds onto the band above
+/// `passbandEnd`, which the analysis must not read.
 ///
 /// Feed blocks of any size with `process`, then `flush` once: the output then holds
 /// `round(inputFrames * outputRate / inputRate)` samples, output sample n standing at
@@ -49,8 +50,8 @@ public final class PolyphaseDecimator: SampleRateConverter {
     /// A decimator from `inputRate` to the lower `outputRate`, flat to `passbandEnd` and
     /// about `attenuation` dB down from `stopbandBegin` on (Kaiser's design formulas: the
     /// worst stopband lobe lands within about 2 dB of it, e.g. 60.2 dB for 60 from 44.1 kHz,
-    /// 59.3 from 48 kHz, 47.9 for 50 from 44.1 kHz); nil when the ratio needs more than `maximumPhases` phases or the
-    /// rates or band edges make no sense.
+    /// 59.3 from 48 kHz, 47.9 for 50 from 44.1 kHz); nil when the ratio needs more than
+    /// `maximumPhases` phases or the rates or band edges make no sense.
     public init?(inputRate: Int, outputRate: Int, passbandEnd: Double, stopbandBegin: Double,
                  attenuation: Double = 60) {
         guard inputRate > outputRate, outputRate > 0, passbandEnd > 0, stopbandBegin > passbandEnd,
@@ -190,6 +191,7 @@ public final class PolyphaseDecimator: SampleRateConverter {
         return sum
     }
 
+    /// Euclid's algorithm: the ratio's phases and step are the rates over this.
     static func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int {
         var (a, b) = (a, b)
         while b != 0 { (a, b) = (b, a % b) }

@@ -163,11 +163,9 @@ struct SpeedScale {
     /// The energy of each band (both halves) in one hop row, at this speed;
     /// `cumulative` is scratch space of `row.count + 1` values.
     private func bandEnergies(_ row: UnsafeBufferPointer<Float>, cumulative: inout [Double], into energies: inout [Float]) {
-        var sum = 0.0
         cumulative[0] = 0
-        for k in 0..<row.count {
-            sum += Double(row[k])
-            cumulative[k + 1] = sum
+        cumulative.withUnsafeMutableBufferPointer { sums in
+            Self.runningSums(of: row.baseAddress!, count: row.count, into: sums.baseAddress! + 1)
         }
         func edge(_ e: Int) -> Double { cumulative[edgeBins[e]] + edgeFractions[e] * Double(row[edgeBins[e]]) }
         let groupsPerBand = Self.groupCount / P.bandCount
