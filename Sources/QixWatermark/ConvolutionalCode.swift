@@ -6,8 +6,8 @@ public struct ConvolutionalCode: Sendable {
     public static let constraintLength = 9
     /// Generator polynomials; bit 8 taps the newest input bit.
     public static let generators: [Int] = [0o557, 0o663, 0o711]
-    private static let newest = constraintLength - 1
-    private static let stateCount = 1 << (constraintLength - 1)
+    static let newest = constraintLength - 1
+    static let stateCount = 1 << (constraintLength - 1)
 
     /// Information bits per block.
     public let inputBits: Int
@@ -20,7 +20,7 @@ public struct ConvolutionalCode: Sendable {
 
     /// The three output bits for shift register `register` (9 bits, newest at bit 8).
     @inline(__always)
-    private static func outputs(_ register: Int) -> (UInt8, UInt8, UInt8) {
+    static func outputs(_ register: Int) -> (UInt8, UInt8, UInt8) {
         (UInt8((register & generators[0]).nonzeroBitCount & 1),
          UInt8((register & generators[1]).nonzeroBitCount & 1),
          UInt8((register & generators[2]).nonzeroBitCount & 1))
@@ -50,6 +50,13 @@ public struct ConvolutionalCode: Sendable {
     /// Sums and tie-breaking (the lower predecessor wins ties, unreachable states stay
     /// unreachable) are exactly those of the textbook state-by-state loop.
     public func decode(_ soft: [Float]) -> [UInt8] {
+        decode(soft, alternatives: 0)[0]
+    }
+
+    /// The most likely information bits first, then up to `alternatives` runners-up (the
+    /// cheapest single detours from the most likely path, `detours`), for a caller whose
+    /// keyed check can tell the right one.
+    public func decode(_ soft: [Float], alternatives: Int) -> [[UInt8]] {
         precondition(soft.count == codedBits, "wrong soft block length")
         let steps = inputBits + Self.constraintLength - 1
         let states = Self.stateCount, halfStates = states / 2
@@ -70,6 +77,9 @@ public struct ConvolutionalCode: Sendable {
             : [UInt16](repeating: 0, count: steps * states)
         // The signed soft values of one step for each of the 8 output patterns.
         var signed = [Float](repeating: 0, count: 8 * 3)
+        // Every step's metrics, for the detours (row 0: before the first step).
+        var history = alternatives > 0 ? metric : []
+        if alternatives > 0 { history.reserveCapacity((steps + 1) * states) }
         branch.withUnsafeBufferPointer { branch in
             decisions.withUnsafeMutableBufferPointer { decisions in
                 signed.withUnsafeMutableBufferPointer { signed in
@@ -114,17 +124,27 @@ public struct ConvolutionalCode: Sendable {
                             }
                         }
                         swap(&metric, &next)
+                        if alternatives > 0 { history.append(contentsOf: metric) }
                     }
                 }
             }
         }
-        var bits = [UInt8](repeating: 0, count: steps)
-        var state = 0
+        // The most likely path's states, from state 0 after the tail back to the start.
+        var path = [Int](repeating: 0, count: steps + 1)
         for step in stride(from: steps - 1, through: 0, by: -1) {
-            bits[step] = UInt8(state >> (Self.newest - 1))   // the input that entered at this step
-            state = Int(decisions[step * states + state])
+            path[step] = Int(decisions[step * states + path[step + 1]])
         }
-        return Array(bits.prefix(inputBits))
+        var decoded = [bits(along: path)]
+        if alternatives > 0 {
+            decoded += detours(from: path, history: history, decisions: decisions, soft: soft, count: alternatives)
+        }
+        return decoded
+    }
+
+    /// The information bits along a path of states: each step's input is the newest bit
+    /// of the state it leads to.
+    func bits(along path: [Int]) -> [UInt8] {
+        (0..<inputBits).map { UInt8(path[$0 + 1] >> (Self.newest - 1)) }
     }
 
     /// Branch output bits (3 bits, first generator highest) per (target state, the

@@ -30,15 +30,19 @@ struct FrameDecoder {
     }
 
     /// The decoded ID and its score (normalised correlation of all tiles with the
-    /// re-encoded frame), or nil when the keyed check fails.
-    func decode(tiles: [Float]) -> (payload: WatermarkPayload, score: Float)? {
+    /// re-encoded frame), or nil when the keyed check fails: on the most likely bits, then
+    /// on up to `alternatives` runners-up (each one more 2^-24 chance for noise to pass).
+    func decode(tiles: [Float], alternatives: Int = 0) -> (payload: WatermarkPayload, score: Float)? {
         var soft = [Float](repeating: 0, count: layout.code.codedBits)
         for tile in 0..<P.tileCount where layout.codedBit[tile] >= 0 {
             soft[layout.codedBit[tile]] += layout.sign[tile] * tiles[tile]
         }
-        let bits = layout.code.decode(soft)
-        guard let payload = WatermarkPayload.verify(bits, key: key) else { return nil }
-        return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
+        for bits in layout.code.decode(soft, alternatives: alternatives) {
+            if let payload = WatermarkPayload.verify(bits, key: key) {
+                return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
+            }
+        }
+        return nil
     }
 
     /// Normalised correlation of tile values with chips: about N(0, 1) for audio

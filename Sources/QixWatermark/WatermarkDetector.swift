@@ -12,8 +12,8 @@ public final class WatermarkDetector {
     typealias P = WatermarkParameters
     /// The key the IDs were embedded with.
     public let key: WatermarkKey
-    /// Candidates (speed and offset) decoded per window; the false-positive bound per
-    /// window is this times 2^-24.
+    /// Candidates (speed and offset) decoded per window, each with its runners-up
+    /// (`listAlternatives`); docs/watermark.md, section 4, counts the keyed checks per window.
     public static let candidatesPerWindow = 3
     /// Minimum score for a window to count (on top of the keyed check).
     public static let minimumScore: Float = 4
@@ -294,6 +294,12 @@ public final class WatermarkDetector {
     /// stay below it (the same eval rates as at 2.5, about 10 % less detection CPU).
     static let neighbourZ: Float = 3
 
+    /// Runner-up paths of the Viterbi decoder tried when a coarse candidate's or a
+    /// neighbouring offset's most likely path fails the keyed check (list decoding). Each
+    /// is one more 2^-24 chance for noise (docs/watermark.md, section 4); 4 took nearly all
+    /// of what 8, 16 or 32 took in the eval's hard cells.
+    static let listAlternatives = 4
+
     /// Sync z-score above which a failed candidate is retried between grid speeds.
     static let refineZ: Float = 3.5
 
@@ -309,7 +315,7 @@ public final class WatermarkDetector {
     /// neighbouring offsets; the first that passes the keyed check wins.
     private func decodeCandidates(_ list: [Candidate]) -> (payload: WatermarkPayload, score: Float, speed: Int, offset: Int)? {
         for candidate in list where candidate.z >= Self.decodeZ {
-            if let (payload, score) = decode(candidate.window, offset: candidate.offset) {
+            if let (payload, score) = decode(candidate.window, offset: candidate.offset, alternatives: Self.listAlternatives) {
                 return (payload, score, candidate.speed, candidate.offset)
             }
         }
@@ -317,7 +323,9 @@ public final class WatermarkDetector {
         guard let best = list.first, best.z >= Self.neighbourZ else { return nil }
         for delta in Self.neighbourOffsets {
             let offset = (best.offset + delta + P.hopsPerFrame) % P.hopsPerFrame
-            if let (payload, score) = decode(best.window, offset: offset) { return (payload, score, best.speed, offset) }
+            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives) {
+                return (payload, score, best.speed, offset)
+            }
         }
         return nil
     }
@@ -354,9 +362,10 @@ public final class WatermarkDetector {
 
     /// The payload and score of a folded window at a frame offset, when the keyed
     /// check holds and the score reaches the minimum.
-    private func decode(_ window: [Float], offset: Int) -> (WatermarkPayload, Float)? {
+    private func decode(_ window: [Float], offset: Int, alternatives: Int = 0) -> (WatermarkPayload, Float)? {
         let tiles = decoder.tiles(window, offset: offset)
-        guard let (payload, score) = decoder.decode(tiles: tiles), score >= Self.minimumScore else { return nil }
+        guard let (payload, score) = decoder.decode(tiles: tiles, alternatives: alternatives),
+              score >= Self.minimumScore else { return nil }
         return (payload, score)
     }
 
