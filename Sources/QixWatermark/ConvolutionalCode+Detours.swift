@@ -14,28 +14,29 @@ extension ConvolutionalCode {
         var costs: [(cost: Float, step: Int, from: Int)] = []
         for step in 0..<steps {
             let target = path[step + 1]
-            let input = target >> (Self.newest - 1)
             // The two states that lead to `target`: its low bits shifted up, either oldest bit.
             let first = (target << 1) & (states - 1)
-            for from in [first, first | 1] where from != path[step] {
+            for low in 0..<2 where first | low != path[step] {
+                let from = first | low
                 let metric = history[step * states + from]
                 guard metric > minusInfinity, metric.isFinite else { continue }
-                let (a, b, c) = Self.outputs(input << Self.newest | from)
-                let branch = (a == 1 ? soft[3 * step] : -soft[3 * step])
-                    + (b == 1 ? soft[3 * step + 1] : -soft[3 * step + 1])
-                    + (c == 1 ? soft[3 * step + 2] : -soft[3 * step + 2])
+                // The branch's output bits from the trellis table the decoder uses.
+                let pattern = Self.branchOutputs[target * 2 + low]
+                let branch = (pattern & 4 != 0 ? soft[3 * step] : -soft[3 * step])
+                    + (pattern & 2 != 0 ? soft[3 * step + 1] : -soft[3 * step + 1])
+                    + (pattern & 1 != 0 ? soft[3 * step + 2] : -soft[3 * step + 2])
                 let cost = history[(step + 1) * states + target] - (metric + branch)
                 if cost.isFinite { costs.append((cost, step, from)) }
             }
         }
         costs.sort { ($0.cost, $0.step) < ($1.cost, $1.step) }
         return costs.prefix(count).map { detour in
-            var states = path
-            states[detour.step] = detour.from
+            var detourPath = path
+            detourPath[detour.step] = detour.from
             for step in stride(from: detour.step - 1, through: 0, by: -1) {
-                states[step] = Int(decisions[step * Self.stateCount + states[step + 1]])
+                detourPath[step] = Int(decisions[step * states + detourPath[step + 1]])
             }
-            return bits(along: states)
+            return bits(along: detourPath)
         }
     }
 }

@@ -20,7 +20,7 @@ public struct ConvolutionalCode: Sendable {
 
     /// The three output bits for shift register `register` (9 bits, newest at bit 8).
     @inline(__always)
-    static func outputs(_ register: Int) -> (UInt8, UInt8, UInt8) {
+    private static func outputs(_ register: Int) -> (UInt8, UInt8, UInt8) {
         (UInt8((register & generators[0]).nonzeroBitCount & 1),
          UInt8((register & generators[1]).nonzeroBitCount & 1),
          UInt8((register & generators[2]).nonzeroBitCount & 1))
@@ -149,7 +149,7 @@ public struct ConvolutionalCode: Sendable {
 
     /// Branch output bits (3 bits, first generator highest) per (target state, the
     /// predecessor's low bit): the trellis is the same for every block.
-    private static let branchOutputs: [Int] = {
+    static let branchOutputs: [Int] = {
         let halfStates = stateCount / 2
         var branch = [Int](repeating: 0, count: stateCount * 2)
         for target in 0..<stateCount {
