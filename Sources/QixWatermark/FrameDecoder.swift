@@ -45,6 +45,18 @@ struct FrameDecoder {
         return nil
     }
 
+    /// The score of the most likely codeword, unchecked, against the tiles: how much the
+    /// window at this offset looks like some frame of this key (noise offsets fit their
+    /// best codeword too, but less than the true offset of a mark fits its own).
+    func fit(tiles: [Float]) -> Float {
+        var soft = [Float](repeating: 0, count: layout.code.codedBits)
+        for tile in 0..<P.tileCount where layout.codedBit[tile] >= 0 {
+            soft[layout.codedBit[tile]] += layout.sign[tile] * tiles[tile]
+        }
+        let bits = layout.code.decode(soft)
+        return score(tiles: tiles, chips: layout.chips(coded: layout.code.encode(bits)))
+    }
+
     /// Normalised correlation of tile values with chips: about N(0, 1) for audio
     /// without this mark, growing with the square root of the marked tiles' count.
     func score(tiles: [Float], chips: [Float]) -> Float {

@@ -11,6 +11,9 @@ final class SyncCorrelator {
     /// Correlation per offset from the last `correlate`.
     private(set) var correlation = [Float](repeating: 0, count: P.hopsPerFrame)
     private var accumulator: [Float]
+    /// Mean and standard deviation of the last correlation over all offsets.
+    private var correlationMean: Float = 0
+    private var correlationDeviation: Float = 1
 
     /// Prepares the templates of `layout`: a sync tile's sign over its slot's 8 hops.
     convenience init(layout: WatermarkLayout) {
@@ -91,7 +94,24 @@ final class SyncCorrelator {
         }
         let mean = sum / Float(period)
         let variance = max(sumSquares / Float(period) - mean * mean, 1e-30)
+        correlationMean = mean
+        correlationDeviation = variance.squareRoot()
         return (best, (correlation[best] - mean) / variance.squareRoot())
+    }
+
+    /// The `count` highest offsets of the last correlation, best first (ties to the lower
+    /// offset, so the first is the offset `correlate` returned), with their z-scores.
+    func peaks(_ count: Int) -> [(offset: Int, z: Float)] {
+        var chosen: [(offset: Int, z: Float)] = []
+        chosen.reserveCapacity(count)
+        for _ in 0..<min(count, correlation.count) {
+            var best = -1
+            for r in correlation.indices where !chosen.contains(where: { $0.offset == r }) {
+                if best < 0 || correlation[r] > correlation[best] { best = r }
+            }
+            chosen.append((best, (correlation[best] - correlationMean) / correlationDeviation))
+        }
+        return chosen
     }
 
     /// Correlates a folded window (band-major, 192 hops per band) with the templates.

@@ -21,12 +21,17 @@ public final class WatermarkDetector {
     public static let maximumWindowFrames = 8
 
     private let layout: WatermarkLayout
-    private let correlator: SyncCorrelator
-    private let decoder: FrameDecoder
+    let correlator: SyncCorrelator
+    let decoder: FrameDecoder
     private let speeds: [SpeedScale]
 
     /// Whether playback speeds other than 1 are searched.
     public let searchesSpeed: Bool
+    /// Searches over at most this many seconds of audio (clips, a listener's window) rank
+    /// each window's best sync peaks by how well their most likely codeword fits
+    /// (`thoroughPeaks` per speed) instead of by sync z alone: room 3 s excerpts 29.6 ->
+    /// 35.2 %, for 1.7-2.7 times the detection CPU, which only hours of audio would notice.
+    public let thoroughSearchSeconds: Double
     /// IDs the caller expects (the campaigns on air), each also looked for by its whole
     /// keyed pattern; empty for a blind search only.
     public let expected: [UInt32]
@@ -59,9 +64,14 @@ public final class WatermarkDetector {
     /// ID is heard at a much lower level than an unknown one can be decoded. A window
     /// without it reaches `expectedScore` with probability about 2.6 x 10^-10 per ID
     /// (docs/watermark.md, "Expected IDs").
-    public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = []) {
+    ///
+    /// Searches over at most `thoroughSearchSeconds` of audio rank candidates thoroughly
+    /// (see the property); 0 never does, `.infinity` always does.
+    public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = [],
+                thoroughSearchSeconds: Double = 60) {
         self.key = key
         self.searchesSpeed = searchesSpeed
+        self.thoroughSearchSeconds = thoroughSearchSeconds
         self.expected = expected
         layout = WatermarkLayout(key: key)
         correlator = SyncCorrelator(layout: layout)
@@ -79,13 +89,6 @@ public final class WatermarkDetector {
         return detect(spectra, duration: buffer.duration)
     }
 
-    private struct Candidate {
-        var z: Float
-        var speed: Int
-        var offset: Int
-        var window: [Float]
-    }
-
     /// A decoded window and the stretch of the input it covers, in seconds.
     private struct Found {
         var start: Double
@@ -100,6 +103,7 @@ public final class WatermarkDetector {
     public func detect(_ spectra: HopSpectra, duration: Double) -> [WatermarkDetection] {
         let hops = spectra.firstHop..<spectra.endHop
         guard hops.count >= 2 * P.hopsPerSlot else { return [] }
+        let thorough = Double(hops.count) * SpectralFrontEnd.hopSeconds <= thoroughSearchSeconds
         let nominalChunks = max(1, (hops.upperBound + P.hopsPerFrame - 1) / P.hopsPerFrame)
         let firstChunk = hops.lowerBound / P.hopsPerFrame
         let windows = Self.windows(chunks: nominalChunks - firstChunk).map {
@@ -163,10 +167,15 @@ public final class WatermarkDetector {
                               })
                 let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
                 guard z.isFinite else { continue }
+                if thorough {
+                    if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                    insertRanked(folded, speed: index, into: &candidates[w])
+                    continue
+                }
                 if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
                     // Only candidates at or above decodeZ are ever decoded from their window.
                     if z >= Self.decodeZ && !isFolded { fold.window(lower..<upper, into: &folded) }
-                    Self.insert(Candidate(z: z, speed: index, offset: offset, window: z >= Self.decodeZ ? folded : []),
+                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, window: z >= Self.decodeZ ? folded : []),
                                 into: &candidates[w])
                 }
             }
@@ -178,7 +187,11 @@ public final class WatermarkDetector {
                               window: { window })
                 let (offset, z) = correlator.correlate(window)
                 guard z.isFinite else { continue }
-                Self.insert(Candidate(z: z, speed: index, offset: offset, window: window),
+                if thorough {
+                    insertRanked(window, speed: index, into: &candidates[windows.count + edge])
+                    continue
+                }
+                Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, window: window),
                             into: &candidates[windows.count + edge])
             }
         }
@@ -201,7 +214,7 @@ public final class WatermarkDetector {
                 found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
                                    payload: payload, score: score))
             }
-            let decoded = decodeCandidates(candidates[w])
+            let decoded = decodeCandidates(candidates[w], thorough: thorough)
             // One mark per stretch: the best expected ID, unless the keyed check proved
             // another one is there (related IDs share part of their pattern).
             if let (k, best) = known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
@@ -283,53 +296,6 @@ public final class WatermarkDetector {
         return true
     }
 
-    /// Sync z-score below which a candidate is not worth a Viterbi run (noise peaks
-    /// among 192 offsets sit near 3; a decodable mark's sync stands well above).
-    static let decodeZ: Float = 2.5
-    /// Offsets (in hops) around the best candidate's sync peak that are decoded too when
-    /// the peak itself fails: a room's tail delays and widens the peak by 1-3 hops.
-    static let neighbourOffsets = [1, -1, 2, -2]
-    /// Sync z-score from which a failed best candidate's neighbouring offsets are tried:
-    /// rooms that smear the peak still leave z >= 3, while most windows of unmarked audio
-    /// stay below it (the same eval rates as at 2.5, about 10 % less detection CPU).
-    static let neighbourZ: Float = 3
-
-    /// Runner-up paths of the Viterbi decoder tried when a coarse candidate's or a
-    /// neighbouring offset's most likely path fails the keyed check (list decoding). Each
-    /// is one more 2^-24 chance for noise (docs/watermark.md, section 4); 4 took nearly all
-    /// of what 8, 16 or 32 took in the eval's hard cells.
-    static let listAlternatives = 4
-
-    /// Sync z-score above which a failed candidate is retried between grid speeds.
-    static let refineZ: Float = 3.5
-
-    /// Keeps the `candidatesPerWindow` best candidates of a window, best first.
-    private static func insert(_ candidate: Candidate, into list: inout [Candidate]) {
-        guard list.count < candidatesPerWindow || candidate.z > list[list.count - 1].z else { return }
-        list.append(candidate)
-        list.sort { $0.z > $1.z }
-        if list.count > candidatesPerWindow { list.removeLast() }
-    }
-
-    /// Decodes a window's candidates at their sync offsets, then the best one's
-    /// neighbouring offsets; the first that passes the keyed check wins.
-    private func decodeCandidates(_ list: [Candidate]) -> (payload: WatermarkPayload, score: Float, speed: Int, offset: Int)? {
-        for candidate in list where candidate.z >= Self.decodeZ {
-            if let (payload, score) = decode(candidate.window, offset: candidate.offset, alternatives: Self.listAlternatives) {
-                return (payload, score, candidate.speed, candidate.offset)
-            }
-        }
-        // Reverberation smears the sync peak over a few hops.
-        guard let best = list.first, best.z >= Self.neighbourZ else { return nil }
-        for delta in Self.neighbourOffsets {
-            let offset = (best.offset + delta + P.hopsPerFrame) % P.hopsPerFrame
-            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives) {
-                return (payload, score, best.speed, offset)
-            }
-        }
-        return nil
-    }
-
     /// The hops of one frame (at `speed`) at the start (`edge` 0) or end (1) of `hops`.
     private static func edgeHops(_ edge: Int, of hops: Range<Int>, speed: Double) -> Range<Int> {
         let length = min(hops.count, Int((Double(P.hopsPerFrame) / speed).rounded(.up)))
@@ -362,7 +328,7 @@ public final class WatermarkDetector {
 
     /// The payload and score of a folded window at a frame offset, when the keyed
     /// check holds and the score reaches the minimum.
-    private func decode(_ window: [Float], offset: Int, alternatives: Int = 0) -> (WatermarkPayload, Float)? {
+    func decode(_ window: [Float], offset: Int, alternatives: Int = 0) -> (WatermarkPayload, Float)? {
         let tiles = decoder.tiles(window, offset: offset)
         guard let (payload, score) = decoder.decode(tiles: tiles, alternatives: alternatives),
               score >= Self.minimumScore else { return nil }
