@@ -31,18 +31,25 @@ struct FrameDecoder {
 
     /// The decoded ID and its score (normalised correlation of all tiles with the
     /// re-encoded frame), or nil when the keyed check fails: on the most likely bits, then
-    /// on up to `alternatives` runners-up (each one more 2^-24 chance for noise to pass).
-    func decode(tiles: [Float], alternatives: Int = 0) -> (payload: WatermarkPayload, score: Float)? {
+    /// on up to `alternatives` runners-up (single detours), or with `listSize` > 0 on the
+    /// list Viterbi decoder's `listSize` best paths; each one more 2^-24 chance for noise.
+    func decode(tiles: [Float], alternatives: Int = 0, listSize: Int = 0) -> (payload: WatermarkPayload, score: Float)? {
         var soft = [Float](repeating: 0, count: layout.code.codedBits)
         for tile in 0..<P.tileCount where layout.codedBit[tile] >= 0 {
             soft[layout.codedBit[tile]] += layout.sign[tile] * tiles[tile]
         }
-        for bits in layout.code.decode(soft, alternatives: alternatives) {
-            if let payload = WatermarkPayload.verify(bits, key: key) {
-                return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
+        func verified(_ candidates: some Sequence<[UInt8]>) -> (payload: WatermarkPayload, score: Float)? {
+            for bits in candidates {
+                if let payload = WatermarkPayload.verify(bits, key: key) {
+                    return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
+                }
             }
+            return nil
         }
-        return nil
+        guard listSize > 0 else { return verified(layout.code.decode(soft, alternatives: alternatives)) }
+        // The list's first entry is the plain decode: a clear mark passes without the list's cost.
+        return verified(layout.code.decode(soft, alternatives: 0))
+            ?? verified(layout.code.listDecode(soft, size: listSize).dropFirst())
     }
 
     /// The score of the most likely codeword, unchecked, against the tiles: how much the

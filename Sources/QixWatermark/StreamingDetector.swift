@@ -60,7 +60,9 @@ public final class StreamingDetector {
         self.window = max(window, 4)
         self.period = min(max(period, 0.1), self.window / 2)
         self.absence = absence
-        detector = WatermarkDetector(key: key, expected: expected)
+        // The window searched changes every period (its last chunk grows), so a listener
+        // makes several times a file's keyed checks per hour: no list decoding on top.
+        detector = WatermarkDetector(key: key, expected: expected, thoroughListSize: 0)
         frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
     }
 

@@ -64,12 +64,15 @@ extension WatermarkDetector {
         }
     }
 
-    /// Decodes a window's candidates at their sync offsets, then the best one's
+    /// Decodes a window's candidates at their sync offsets (in a thorough search the best
+    /// one with the list Viterbi decoder, `thoroughListSize` paths), then the best one's
     /// neighbouring offsets; the first that passes the keyed check wins.
     func decodeCandidates(_ list: [Candidate], thorough: Bool) -> (payload: WatermarkPayload, score: Float, speed: Int, offset: Int)? {
         let gate = thorough ? Self.thoroughZ : Self.decodeZ
-        for candidate in list where candidate.z >= gate {
-            if let (payload, score) = decode(candidate.window, offset: candidate.offset, alternatives: Self.listAlternatives) {
+        for (n, candidate) in list.enumerated() where candidate.z >= gate {
+            // A thorough search list-decodes its best-ranked candidate (true runners-up).
+            let size = thorough && n == 0 ? thoroughListSize : 0
+            if let (payload, score) = decode(candidate.window, offset: candidate.offset, alternatives: Self.listAlternatives, listSize: size) {
                 return (payload, score, candidate.speed, candidate.offset)
             }
         }
@@ -77,7 +80,7 @@ extension WatermarkDetector {
         guard let best = list.first, best.z >= Self.neighbourZ else { return nil }
         for delta in Self.neighbourOffsets {
             let offset = (best.offset + delta + P.hopsPerFrame) % P.hopsPerFrame
-            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives) {
+            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives, ) {
                 return (payload, score, best.speed, offset)
             }
         }

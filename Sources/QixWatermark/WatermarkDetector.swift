@@ -27,11 +27,17 @@ public final class WatermarkDetector {
 
     /// Whether playback speeds other than 1 are searched.
     public let searchesSpeed: Bool
-    /// Searches over at most this many seconds of audio (clips, a listener's window) rank
-    /// each window's best sync peaks by how well their most likely codeword fits
-    /// (`thoroughPeaks` per speed) instead of by sync z alone: room 3 s excerpts 29.6 ->
-    /// 35.2 %, for 1.7-2.7 times the detection CPU, which only hours of audio would notice.
+    /// Searches over at most this many seconds of audio (clips, a listener's window) are
+    /// thorough: they rank each window's best sync peaks by how well their most likely
+    /// codeword fits (`thoroughPeaks` per speed) instead of by sync z alone, and list-decode
+    /// the best (`thoroughListSize`). They cost several times the CPU, which only hours of
+    /// audio would notice, and 2.4 times the false-positive bound per window.
     public let thoroughSearchSeconds: Double
+    /// In a thorough search, the best-ranked candidate of each window is list-decoded with
+    /// this many paths (`ConvolutionalCode.listDecode`) instead of 4 single detours; 0 keeps
+    /// the detours. Every path checked is one more 2^-24 chance for noise: 64 take the
+    /// keyed checks per window from 41 to 100 (docs/watermark.md, section 4).
+    public let thoroughListSize: Int
     /// IDs the caller expects (the campaigns on air), each also looked for by its whole
     /// keyed pattern; empty for a blind search only.
     public let expected: [UInt32]
@@ -66,12 +72,14 @@ public final class WatermarkDetector {
     /// (docs/watermark.md, "Expected IDs").
     ///
     /// Searches over at most `thoroughSearchSeconds` of audio rank candidates thoroughly
-    /// (see the property); 0 never does, `.infinity` always does.
+    /// and list-decode the best one with `thoroughListSize` paths (see the properties);
+    /// 0 seconds never does, `.infinity` always does.
     public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = [],
-                thoroughSearchSeconds: Double = 60) {
+                thoroughSearchSeconds: Double = 20, thoroughListSize: Int = 64) {
         self.key = key
         self.searchesSpeed = searchesSpeed
         self.thoroughSearchSeconds = thoroughSearchSeconds
+        self.thoroughListSize = max(0, min(thoroughListSize, 256))
         self.expected = expected
         layout = WatermarkLayout(key: key)
         correlator = SyncCorrelator(layout: layout)
@@ -328,9 +336,9 @@ public final class WatermarkDetector {
 
     /// The payload and score of a folded window at a frame offset, when the keyed
     /// check holds and the score reaches the minimum.
-    func decode(_ window: [Float], offset: Int, alternatives: Int = 0) -> (WatermarkPayload, Float)? {
+    func decode(_ window: [Float], offset: Int, alternatives: Int = 0, listSize: Int = 0) -> (WatermarkPayload, Float)? {
         let tiles = decoder.tiles(window, offset: offset)
-        guard let (payload, score) = decoder.decode(tiles: tiles, alternatives: alternatives),
+        guard let (payload, score) = decoder.decode(tiles: tiles, alternatives: alternatives, listSize: listSize),
               score >= Self.minimumScore else { return nil }
         return (payload, score)
     }
