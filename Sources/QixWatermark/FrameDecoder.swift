@@ -34,10 +34,7 @@ struct FrameDecoder {
     /// on up to `alternatives` runners-up (single detours), or with `listSize` > 0 on the
     /// list Viterbi decoder's `listSize` best paths; each one more 2^-24 chance for noise.
     func decode(tiles: [Float], alternatives: Int = 0, listSize: Int = 0) -> (payload: WatermarkPayload, score: Float)? {
-        var soft = [Float](repeating: 0, count: layout.code.codedBits)
-        for tile in 0..<P.tileCount where layout.codedBit[tile] >= 0 {
-            soft[layout.codedBit[tile]] += layout.sign[tile] * tiles[tile]
-        }
+        let soft = softBits(tiles)
         func verified(_ candidates: some Sequence<[UInt8]>) -> (payload: WatermarkPayload, score: Float)? {
             for bits in candidates {
                 if let payload = WatermarkPayload.verify(bits, key: key) {
@@ -52,14 +49,20 @@ struct FrameDecoder {
             ?? verified(layout.code.listDecode(soft, size: listSize).dropFirst())
     }
 
-    /// The score of the most likely codeword, unchecked, against the tiles: how much the
-    /// window at this offset looks like some frame of this key (noise offsets fit their
-    /// best codeword too, but less than the true offset of a mark fits its own).
-    func fit(tiles: [Float]) -> Float {
+    /// Soft coded bits: each the sum of its tiles, unscrambled by their keyed signs.
+    private func softBits(_ tiles: [Float]) -> [Float] {
         var soft = [Float](repeating: 0, count: layout.code.codedBits)
         for tile in 0..<P.tileCount where layout.codedBit[tile] >= 0 {
             soft[layout.codedBit[tile]] += layout.sign[tile] * tiles[tile]
         }
+        return soft
+    }
+
+    /// The score of the most likely codeword, unchecked, against the tiles: how much the
+    /// window at this offset looks like some frame of this key (noise offsets fit their
+    /// best codeword too, but less than the true offset of a mark fits its own).
+    func fit(tiles: [Float]) -> Float {
+        let soft = softBits(tiles)
         let bits = layout.code.decode(soft)
         return score(tiles: tiles, chips: layout.chips(coded: layout.code.encode(bits)))
     }
