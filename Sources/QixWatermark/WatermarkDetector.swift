@@ -33,6 +33,8 @@ public final class WatermarkDetector {
     /// the best (`thoroughListSize`). They cost several times the CPU, which only hours of
     /// audio would notice, and 2.4 times the false-positive bound per window.
     public let thoroughSearchSeconds: Double
+    /// The longest search that is thorough by default: clips, not recordings.
+    public static let clipSeconds = 20.0
     /// In a thorough search, the best-ranked candidate of each window is list-decoded with
     /// this many paths (`ConvolutionalCode.listDecode`) instead of 4 single detours; 0 keeps
     /// the detours. Every path checked is one more 2^-24 chance for noise: 64 take the
@@ -75,7 +77,7 @@ public final class WatermarkDetector {
     /// and list-decode the best one with `thoroughListSize` paths (see the properties);
     /// 0 seconds never does, `.infinity` always does.
     public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = [],
-                thoroughSearchSeconds: Double = 20, thoroughListSize: Int = 64) {
+                thoroughSearchSeconds: Double = WatermarkDetector.clipSeconds, thoroughListSize: Int = 64) {
         self.key = key
         self.searchesSpeed = searchesSpeed
         self.thoroughSearchSeconds = thoroughSearchSeconds

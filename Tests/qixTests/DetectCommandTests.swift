@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// `qix detect` run as a user runs it.
+@Suite("qix detect", .serialized)
+struct DetectCommandTests {
+    static let clip = "\(QixProcess.repository)/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac"
+
+    @Test("finds the ID with and without --thorough, and nothing with another key")
+    func thoroughFlag() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = "\(dir)/marked.flac"
+        let embed = try QixProcess.run(["embed", Self.clip, file, "--message", "5eed1234"])
+        #expect(embed.status == 0, "\(embed.stderr)")
+        for flags in [[], ["--thorough"]] {
+            let run = try QixProcess.run(["detect", file, "--json"] + flags)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains(#""message": "5eed1234""#), "\(flags): \(run.stdout)")
+        }
+        let keyFile = "\(dir)/other.key"
+        try "00112233445566778899aabbccddeeff\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let other = try QixProcess.run(["detect", file, "--json", "--thorough", "--key", keyFile])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout.contains(#""detections": []"#), "\(other.stdout)")
+        #expect(try QixProcess.run(["detect", "--help"]).stdout.contains("--thorough"))
+    }
+}
