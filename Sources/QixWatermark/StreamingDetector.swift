@@ -49,8 +49,10 @@ public final class StreamingDetector {
 
     /// A detector for `key` reading interleaved `channels`-channel audio at `inputRate` Hz;
     /// `expected` IDs are also looked for by their whole pattern (`WatermarkDetector`).
+    /// `listDecoding` list-decodes as clips are (`WatermarkDetector.thoroughListSize`): a
+    /// little more heard in rooms, for short listening; off by default (see below).
     public init(key: WatermarkKey, inputRate: Int, channels: Int, expected: [UInt32] = [],
-                window: Double = 10, period: Double = 1, absence: Double = 4) throws {
+                window: Double = 10, period: Double = 1, absence: Double = 4, listDecoding: Bool = false) throws {
         guard inputRate >= 8000, inputRate <= 768_000 else {
             throw WatermarkError("cannot listen", "--rate", "\(inputRate) Hz is out of range (8000 to 768000)")
         }
@@ -61,8 +63,10 @@ public final class StreamingDetector {
         self.period = min(max(period, 0.1), self.window / 2)
         self.absence = absence
         // The window searched changes every period (its last chunk grows), so a listener
-        // makes several times a file's keyed checks per hour: no list decoding on top.
-        detector = WatermarkDetector(key: key, expected: expected, thoroughListSize: 0)
+        // makes several times a file's keyed checks per hour: round-the-clock listening
+        // gets no list decoding on top.
+        detector = listDecoding ? WatermarkDetector(key: key, expected: expected)
+            : WatermarkDetector(key: key, expected: expected, thoroughListSize: 0)
         frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
     }
 

@@ -47,6 +47,11 @@ struct ListenCommand: ParsableCommand {
     @Option(help: ArgumentHelp(ExpectOption.help, valueName: "ids"))
     var expect: [String] = []
 
+    @Flag(help: ArgumentHelp(
+        "Decode as 'qix detect' decodes clips (64-path list decoding).",
+        discussion: "A little more heard in rooms and noise, for short listening such as --until-first: each window makes 2.4 times the keyed checks, so round-the-clock monitoring should leave it off."))
+    var thorough = false
+
     func validate() throws {
         if let maxSeconds, !(maxSeconds > 0) { throw ValidationError("--max-seconds must be positive") }
     }
@@ -57,7 +62,7 @@ struct ListenCommand: ParsableCommand {
         let watermarkKey = try KeyOption.load(key)
         let reader = try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
         let detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
-                                             expected: try ExpectOption.parse(expect))
+                                             expected: try ExpectOption.parse(expect), listDecoding: thorough)
 
         let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channels)

@@ -28,8 +28,9 @@ struct StreamingDetectorTests {
         return (AudioBuffer(samples: samples, channels: 1, sampleRate: 16_000), stretches)
     }
 
-    static func listen(_ buffer: AudioBuffer, block: Int = 1000) throws -> [StreamingDetector.Heard] {
-        let detector = try StreamingDetector(key: key, inputRate: buffer.sampleRate, channels: buffer.channels)
+    static func listen(_ buffer: AudioBuffer, block: Int = 1000, listDecoding: Bool = false) throws -> [StreamingDetector.Heard] {
+        let detector = try StreamingDetector(key: key, inputRate: buffer.sampleRate, channels: buffer.channels,
+                                             listDecoding: listDecoding)
         var heard: [StreamingDetector.Heard] = []
         var offset = 0
         while offset < buffer.samples.count {
@@ -50,6 +51,14 @@ struct StreamingDetectorTests {
             #expect(h.emittedAt - h.end <= 1.0)
             #expect(h.emittedAt <= stretch.lowerBound + 6, "decided within a few seconds of the spot's start")
         }
+    }
+
+    @Test("list decoding (listen --thorough) hears the same spots and nothing in speech")
+    func listDecoding() throws {
+        let (buffer, _) = try Self.program(marked: [(0xA1B2C3D4, 12), (0x0BADCAFE, 8)], gap: 8)
+        #expect(try Self.listen(buffer, listDecoding: true).map(\.hex) == ["a1b2c3d4", "0badcafe"])
+        let speech = try Resampler.resample(TestSignals.corpus("a05", seconds: 20).mixedToMono(), to: 16_000)
+        #expect(try Self.listen(speech, listDecoding: true).isEmpty)
     }
 
     @Test("latency: announced within 1.5 s of the first prefix that file detection decodes")
