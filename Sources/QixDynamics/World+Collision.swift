@@ -47,8 +47,9 @@ extension World {
     }
 
     func findContacts() {
+        // `contacts` keeps the records of the step before last: the narrow phase overwrites them
+        // in place (refilling them from empty would copy a filler record per contact).
         swap(&contacts, &oldContacts)
-        contacts.removeAll(keepingCapacity: true)
         let bodyCount = bodies.count
         // Last step's keys stand for last step's contacts (rebuilt from them if they do not match).
         if contactKeys.count != oldContacts.count { contactKeys = oldContacts.map(\.key) }
@@ -59,26 +60,31 @@ extension World {
             let B = bp.baseAddress!
             broadPhase.findPairs(bodies: B, items: items, cellSize: cellSize, pairs: &pairs)
             for bi in boundaryBodies {
-                let s = B[Int(bi)]
+                // Through pointers: a copy of the large Body record per item costs a memcpy.
+                let s = B + Int(bi)
+                let group = s.pointee.boundaryGroup, lower = s.pointee.lower, upper = s.pointee.upper
                 for i in items {
-                    let b = B[Int(i)]
-                    if b.invMass == 0 || b.boundaryMask & s.boundaryGroup == 0 { continue }
-                    if b.upper.x < s.lower.x || s.upper.x < b.lower.x || b.upper.y < s.lower.y || s.upper.y < b.lower.y { continue }
+                    let b = B + Int(i)
+                    if b.pointee.invMass == 0 || b.pointee.boundaryMask & group == 0 { continue }
+                    if b.pointee.upper.x < lower.x || upper.x < b.pointee.lower.x || b.pointee.upper.y < lower.y
+                        || upper.y < b.pointee.lower.y { continue }
                     pairs.append(SIMD2(i, bi))
                 }
             }
         }
-        // Narrow phase into a local array (no exclusivity checks on a class property per append).
+        // Narrow phase into local arrays sized for every pair, written through pointers and
+        // cut to the contacts found (no append, uniqueness or exclusivity check per contact).
+        let pairCount = pairs.count
         var found = contacts
         contacts = []
-        found.removeAll(keepingCapacity: true)
-        found.reserveCapacity(pairs.count)
+        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
         var keys = contactKeys
         contactKeys = []
-        keys.removeAll(keepingCapacity: true)
+        keys.setCount(pairCount, filler: 0)
         var touching = stepTouchingKeys
         stepTouchingKeys = []
-        touching.removeAll(keepingCapacity: true)
+        touching.setCount(pairCount, filler: 0)
+        var foundCount = 0, touchingCount = 0
         vertices.withUnsafeBufferPointer { vp in
             normals.withUnsafeBufferPointer { np in
                 placedVertices.withUnsafeBufferPointer { pvp in
@@ -86,17 +92,54 @@ extension World {
                         guard let V = vp.baseAddress, let N = np.baseAddress,
                               let PV = pvp.baseAddress, let PN = pnp.baseAddress else { return }
                         let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: PV, placedNormals: PN)
-                        bodies.withUnsafeBufferPointer { bp in
-                            oldContacts.withUnsafeBufferPointer { op in
-                                pairs.withUnsafeBufferPointer { pp in
-                                    pairTable.withLookup { lookup in
-                                        contactSolver.withImpulses(contactCount: op.count) { impulses in
-                                            for pair in pp {
-                                                if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, shapes, lookup, op,
-                                                                         impulses) {
-                                                    found.append(c)
-                                                    keys.append(c.key)
-                                                    if c.touching { touching.append(c.key) }
+                        let chunk = World.narrowChunk
+                        boxManifolds.withBatch(capacity: chunk, vertices: PV, normals: PN) { boxes in
+                            bodies.withUnsafeBufferPointer { bp in
+                                oldContacts.withUnsafeBufferPointer { op in
+                                    pairs.withUnsafeBufferPointer { pp in
+                                        pairTable.withLookup { lookup in
+                                            contactSolver.withImpulses(contactCount: op.count) { impulses in
+                                                found.withUnsafeMutableBufferPointer { fp in
+                                                    keys.withUnsafeMutableBufferPointer { kp in
+                                                        touching.withUnsafeMutableBufferPointer { tp in
+                                                            let B = bp.baseAddress!, F = fp.baseAddress!
+                                                            // A chunk of pairs at a time: the pairs of two boxes (most of
+                                                            // them) get their manifolds from the C lanes first, then every
+                                                            // pair of the chunk becomes a contact in pair order.
+                                                            for first in stride(from: 0, to: pp.count, by: chunk) {
+                                                                let end = min(first + chunk, pp.count)
+                                                                if let boxes {
+                                                                    var n = 0
+                                                                    for k in first..<end {
+                                                                        let a = B + Int(pp[k].x), b = B + Int(pp[k].y)
+                                                                        if a.pointee.shapeCount == 4 && b.pointee.shapeCount == 4 {
+                                                                            boxes.setPair(n, a.pointee.shapeStart, b.pointee.shapeStart)
+                                                                            n += 1
+                                                                        }
+                                                                    }
+                                                                    boxes.run(count: n)
+                                                                }
+                                                                var n = 0
+                                                                for k in first..<end {
+                                                                    let a = Int(pp[k].x), b = Int(pp[k].y)
+                                                                    var box: Manifold?
+                                                                    if let boxes, B[a].shapeCount == 4 && B[b].shapeCount == 4 {
+                                                                        box = boxes.manifold(n)
+                                                                        n += 1
+                                                                    }
+                                                                    let c = F + foundCount
+                                                                    if World.contact(a, b, B, shapes, box, lookup, op, impulses, into: c) {
+                                                                        kp[foundCount] = c.pointee.key
+                                                                        foundCount += 1
+                                                                        if c.pointee.touching {
+                                                                            tp[touchingCount] = c.pointee.key
+                                                                            touchingCount += 1
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
                                                 }
                                             }
                                         }
@@ -108,26 +151,37 @@ extension World {
                 }
             }
         }
+        found.setCount(foundCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        keys.setCount(foundCount, filler: 0)
+        touching.setCount(touchingCount, filler: 0)
         contacts = found
         contactKeys = keys
         stepTouchingKeys = touching
     }
 
-    /// The contact between bodies `a` and `b` (nil when they are apart or do not collide), with
-    /// last step's impulses for the points that persist (matched by feature id).
+    /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
+    /// first-level cache between the lanes writing and the contacts reading them.
+    static let narrowChunk = 128
+
+    /// Writes the contact between bodies `a` and `b` to `c` and returns true, or returns false
+    /// when they are apart or do not collide, with last step's impulses for the points that
+    /// persist (matched by feature id); `box` is their manifold when the C lanes computed it.
     @inline(__always)
     private static func contact(
-        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ shapes: ShapeArrays,
+        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ shapes: ShapeArrays, _ box: Manifold?,
         _ pairTable: PairTable.Lookup, _ oldContacts: UnsafeBufferPointer<ContactConstraint>,
-        _ impulses: ContactSolver.Impulses?
-    ) -> ContactConstraint? {
+        _ impulses: ContactSolver.Impulses?, into c: UnsafeMutablePointer<ContactConstraint>
+    ) -> Bool {
         let A = bodies + a, Bb = bodies + b
-        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
-        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return nil }
+        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return false }
+        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return false }
         let startA = A.pointee.shapeStart, countA = A.pointee.shapeCount
         let startB = Bb.pointee.shapeStart, countB = Bb.pointee.shapeCount
         let m: Manifold
-        if countA != 1 && countB != 1 {
+        if let box {
+            // Two rectangles (most pairs): the same manifold from the C lanes, same bits.
+            m = box
+        } else if countA != 1 && countB != 1 {
             // Polygons and segments: the shapes were placed once for the step (same operations
             // as `Collide.polygons`, so the same bits).
             m = Collide.clipPolygons(shapes.placedVertices + startA, shapes.placedNormals + startA, countA,
@@ -140,30 +194,38 @@ extension World {
                                  radius: Bb.pointee.radius, xf: Transform(p: Bb.pointee.origin, q: Bb.pointee.q))
             m = Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
         }
-        if m.count == 0 { return nil }
+        if m.count == 0 { return false }
         let centerA = A.pointee.center, centerB = Bb.pointee.center
-        var c = ContactConstraint(a: a, b: b, key: World.pairKey(a, b))
-        c.normal = m.normal
-        c.friction = (A.pointee.friction * Bb.pointee.friction).squareRoot()
-        c.restitution = max(A.pointee.restitution, Bb.pointee.restitution)
-        c.pointCount = m.count
-        c.p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
-                            separation: m.p0.separation, id: m.p0.id)
+        var p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
+                              separation: m.p0.separation, id: m.p0.id)
+        var p1 = ContactPoint()
         if m.count > 1 {
-            c.p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
-                                separation: m.p1.separation, id: m.p1.id)
+            p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
+                              separation: m.p1.separation, id: m.p1.id)
         }
-        c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
         if let impulses, let old = pairTable.find(a, b) {
             let o = oldContacts.baseAddress! + old
-            for k in 0..<c.pointCount {
-                var cp = k == 0 ? c.p0 : c.p1
-                for ok in 0..<o.pointee.pointCount where (ok == 0 ? o.pointee.p0.id : o.pointee.p1.id) == cp.id {
-                    (cp.normalImpulse, cp.tangentImpulse) = impulses.of(old, point: ok)
+            let oldCount = o.pointee.pointCount
+            let id0 = o.pointee.p0.id, id1 = o.pointee.p1.id
+            for k in 0..<m.count {
+                let id = k == 0 ? p0.id : p1.id
+                for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
+                    let (normal, tangent) = impulses.of(old, point: ok)
+                    if k == 0 {
+                        p0.normalImpulse = normal
+                        p0.tangentImpulse = tangent
+                    } else {
+                        p1.normalImpulse = normal
+                        p1.tangentImpulse = tangent
+                    }
                 }
-                if k == 0 { c.p0 = cp } else { c.p1 = cp }
             }
         }
-        return c
+        c.initialize(to: ContactConstraint(
+            a: a, b: b, key: World.pairKey(a, b), normal: m.normal,
+            friction: (A.pointee.friction * Bb.pointee.friction).squareRoot(),
+            restitution: max(A.pointee.restitution, Bb.pointee.restitution), pointCount: m.count, p0: p0, p1: p1,
+            touching: min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop))
+        return true
     }
 }

@@ -21,6 +21,8 @@ final class World {
     var broadPhase = BroadPhase()
     var pairs: [SIMD2<Int32>] = []
     var contactSolver = ContactSolver()
+    /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
+    var boxManifolds = BoxManifolds()
     private var motions: [BodyMotion] = []
     /// Item bodies (dynamic or anchored, enabled), ascending.
     private(set) var itemBodies: [Int32] = []
