@@ -20,6 +20,10 @@ public final class DynamicAnimator {
     private var accumulator = 0.0
     private var pendingEvents: [AnimatorEvent] = []
     private var previousTouching: [UInt64] = []
+    /// The touching keys of the last step as the narrow phase wrote them (unsorted; sorted, they
+    /// are `previousTouching`). When every step of a frame finds exactly these again, no contact
+    /// began or ended, and the sorting and merging are skipped.
+    private var previousStepTouching: [UInt64] = []
 
     /// An animator over a reference space with the given bounds.
     public init(referenceBounds: Rect? = nil) {
@@ -168,6 +172,7 @@ public final class DynamicAnimator {
     }
 
     private func contactEvents(into events: inout [AnimatorEvent]) {
+        if touchingUnchanged() { return }
         var touched = world.touchingKeys
         PairKeySort.sort(&touched)
         touched = uniqued(touched)
@@ -179,6 +184,25 @@ public final class DynamicAnimator {
         for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }
         for key in ended { if let c = contact(key) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
+        previousStepTouching.removeAll(keepingCapacity: true)
+        previousStepTouching.append(contentsOf: world.stepTouchingKeys)
+    }
+
+    /// Whether every step of this frame found the touching keys of the frame before's last step,
+    /// in the same order: then the touching set is the same throughout (no event), and
+    /// `previousTouching` stays what it is.
+    private func touchingUnchanged() -> Bool {
+        let all = world.touchingKeys
+        return previousStepTouching.withUnsafeBufferPointer { last in
+            all.withUnsafeBufferPointer { all in
+                if last.isEmpty { return all.isEmpty }
+                if all.count % last.count != 0 { return false }
+                for start in stride(from: 0, to: all.count, by: last.count) {
+                    for k in 0..<last.count where all[start + k] != last[k] { return false }
+                }
+                return true
+            }
+        }
     }
 
     private func contact(_ key: UInt64) -> Contact? {
