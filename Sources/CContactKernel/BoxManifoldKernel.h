@@ -33,6 +33,22 @@ static inline __attribute__((always_inline)) void K(gather2)(const double *const
     *y = __builtin_shufflevector(t0, t1, 1, 5, 3, 7);
 }
 
+/// The (x, y) pairs at four lanes' own addresses, as x and y lanes.
+static inline __attribute__((always_inline)) void K(gather_at)(const double *p0, const double *p1, const double *p2,
+                                                              const double *p3, d4 *x, d4 *y) {
+    d2 a0 = K(ld2)(p0), a1 = K(ld2)(p1), a2 = K(ld2)(p2), a3 = K(ld2)(p3);
+    d4 t0 = __builtin_shufflevector(a0, a2, 0, 1, 2, 3);
+    d4 t1 = __builtin_shufflevector(a1, a3, 0, 1, 2, 3);
+    *x = __builtin_shufflevector(t0, t1, 0, 4, 2, 6);
+    *y = __builtin_shufflevector(t0, t1, 1, 5, 3, 7);
+}
+
+/// Point `index[l]` of each lane's shape at `base[l]`.
+static inline __attribute__((always_inline)) void K(gather_points)(const double *const base[4], const int64_t index[4],
+                                                                  d4 *x, d4 *y) {
+    K(gather_at)(base[0] + 2 * index[0], base[1] + 2 * index[1], base[2] + 2 * index[2], base[3] + 2 * index[3], x, y);
+}
+
 /// Four points (vertices or normals) of four lanes' boxes.
 typedef struct {
     d4 x[4], y[4];
@@ -42,30 +58,6 @@ static inline __attribute__((always_inline)) K(Quad) K(load_quad)(const double *
     K(Quad) q;
     for (int k = 0; k < 4; k++) K(gather2)(base, k, &q.x[k], &q.y[k]);
     return q;
-}
-
-/// `q[index]` lane by lane (index 0...3 in each lane).
-static inline __attribute__((always_inline)) void K(pick)(const K(Quad) *q, m4 index, d4 *x, d4 *y) {
-    m4 is1 = index == 1, is2 = index == 2, is3 = index == 3;
-    *x = K(sel)(is3, q->x[3], K(sel)(is2, q->x[2], K(sel)(is1, q->x[1], q->x[0])));
-    *y = K(sel)(is3, q->y[3], K(sel)(is2, q->y[2], K(sel)(is1, q->y[1], q->y[0])));
-}
-
-/// `flip ? b : a` for every point.
-static inline __attribute__((always_inline)) K(Quad) K(choose)(m4 flip, const K(Quad) *b, const K(Quad) *a) {
-    K(Quad) q;
-    for (int k = 0; k < 4; k++) {
-        q.x[k] = K(sel)(flip, b->x[k], a->x[k]);
-        q.y[k] = K(sel)(flip, b->y[k], a->y[k]);
-    }
-    return q;
-}
-
-/// `Collide.isBox`: n2 = -n0 and n3 = -n1 bit for bit.
-static inline __attribute__((always_inline)) m4 K(is_box)(const K(Quad) *n) {
-    const m4 sign = (m4)(INT64_MIN);
-    return (((m4)n->x[2] ^ sign) == (m4)n->x[0]) & (((m4)n->y[2] ^ sign) == (m4)n->y[0])
-        & (((m4)n->x[3] ^ sign) == (m4)n->x[1]) & (((m4)n->y[3] ^ sign) == (m4)n->y[1]);
 }
 
 /// `Collide.boxSeparation`'s `range`: the smallest and largest of n · v[j], by the Swift chains.
@@ -80,17 +72,19 @@ static inline __attribute__((always_inline)) void K(range)(d4 nx, d4 ny, const K
     *high = hi;
 }
 
-/// `Collide.boxSeparation`: the edge of box 1 farthest from box 2's vertices, and its separation.
-static inline __attribute__((always_inline)) m4 K(separation)(const K(Quad) *v1, const K(Quad) *n1, const K(Quad) *v2,
-                                                             d4 *separation) {
+/// `Collide.boxSeparation`: the edge of box 1 (vertices `v1`, first two normals `n0`, `n1`)
+/// farthest from box 2's vertices, and its separation. Normals 2 and 3 of a rectangle are -n0
+/// and -n1 bit for bit, so n2 · v and n3 · v are the exact negations of n0 · v and n1 · v.
+static inline __attribute__((always_inline)) m4 K(separation)(const K(Quad) *v1, d4 n0x, d4 n0y, d4 n1x, d4 n1y,
+                                                             const K(Quad) *v2, d4 *separation) {
     d4 low0, high0, low1, high1;
-    K(range)(n1->x[0], n1->y[0], v2, &low0, &high0);
-    K(range)(n1->x[1], n1->y[1], v2, &low1, &high1);
+    K(range)(n0x, n0y, v2, &low0, &high0);
+    K(range)(n1x, n1y, v2, &low1, &high1);
     d4 s[4];
-    s[0] = low0 - (n1->x[0] * v1->x[0] + n1->y[0] * v1->y[0]);
-    s[1] = low1 - (n1->x[1] * v1->x[1] + n1->y[1] * v1->y[1]);
-    s[2] = -high0 - (n1->x[2] * v1->x[2] + n1->y[2] * v1->y[2]);
-    s[3] = -high1 - (n1->x[3] * v1->x[3] + n1->y[3] * v1->y[3]);
+    s[0] = low0 - (n0x * v1->x[0] + n0y * v1->y[0]);
+    s[1] = low1 - (n1x * v1->x[1] + n1y * v1->y[1]);
+    s[2] = -high0 - -(n0x * v1->x[2] + n0y * v1->y[2]);
+    s[3] = -high1 - -(n1x * v1->x[3] + n1y * v1->y[3]);
     m4 best = (m4)(0);
     d4 max = (d4)(-__builtin_inf());
     for (int k = 0; k < 4; k++) {
@@ -177,45 +171,72 @@ void K(qix_box_manifolds)(const double *vertices, const double *normals, const i
             vbBase[l] = vertices + 2 * (ptrdiff_t)s[1];
             nbBase[l] = normals + 2 * (ptrdiff_t)s[1];
         }
-        K(Quad) va = K(load_quad)(vaBase), na = K(load_quad)(naBase);
-        K(Quad) vb = K(load_quad)(vbBase), nb = K(load_quad)(nbBase);
-        m4 boxes = K(is_box)(&na) & K(is_box)(&nb);
+        K(Quad) va = K(load_quad)(vaBase), vb = K(load_quad)(vbBase);
+        d4 na0x, na0y, na1x, na1y, nb0x, nb0y, nb1x, nb1y;
+        K(gather2)(naBase, 0, &na0x, &na0y);
+        K(gather2)(naBase, 1, &na1x, &na1y);
+        K(gather2)(nbBase, 0, &nb0x, &nb0y);
+        K(gather2)(nbBase, 1, &nb1x, &nb1y);
 
         d4 separationA, separationB;
-        m4 edgeA = K(separation)(&va, &na, &vb, &separationA);
-        m4 edgeB = K(separation)(&vb, &nb, &va, &separationB);
+        m4 edgeA = K(separation)(&va, na0x, na0y, na1x, na1y, &vb, &separationA);
+        m4 edgeB = K(separation)(&vb, nb0x, nb0y, nb1x, nb1y, &va, &separationB);
         const d4 marginLanes = (d4)(margin);
         m4 alive = ~(separationA > marginLanes) & ~(separationB > marginLanes);
 
         m4 flip = separationB > separationA + (d4)(flipTolerance);
         m4 edge1 = K(seli)(flip, edgeB, edgeA);
-        K(Quad) refV = K(choose)(flip, &vb, &va), refN = K(choose)(flip, &nb, &na);
-        K(Quad) incV = K(choose)(flip, &va, &vb), incN = K(choose)(flip, &na, &nb);
+        m4 e2v = (edge1 + 1) & (m4)(3);
 
-        // The incident edge: the smallest refNormal · incN[i], first of equals.
-        d4 rnx, rny;
-        K(pick)(&refN, edge1, &rnx, &rny);
+        // The incident edge: the smallest refNormal · incN[i], first of equals. The reference
+        // normal is n0, n1, -n0 or -n1 of the reference box (bit for bit), and the incident
+        // products with normals 2 and 3 are the exact negations of those with 0 and 1.
+        d4 ref0x = K(sel)(flip, nb0x, na0x), ref0y = K(sel)(flip, nb0y, na0y);
+        d4 ref1x = K(sel)(flip, nb1x, na1x), ref1y = K(sel)(flip, nb1y, na1y);
+        d4 inc0x = K(sel)(flip, na0x, nb0x), inc0y = K(sel)(flip, na0y, nb0y);
+        d4 inc1x = K(sel)(flip, na1x, nb1x), inc1y = K(sel)(flip, na1y, nb1y);
+        m4 odd = (edge1 & (m4)(1)) != (m4)(0), opposite = edge1 >= (m4)(2);
+        d4 rnx = K(sel)(odd, ref1x, ref0x), rny = K(sel)(odd, ref1y, ref0y);
+        rnx = K(sel)(opposite, -rnx, rnx);
+        rny = K(sel)(opposite, -rny, rny);
+        d4 dots[4];
+        dots[0] = rnx * inc0x + rny * inc0y;
+        dots[1] = rnx * inc1x + rny * inc1y;
+        dots[2] = -dots[0];
+        dots[3] = -dots[1];
         m4 i1 = (m4)(0);
         d4 minDot = (d4)(__builtin_inf());
         for (int i = 0; i < 4; i++) {
-            d4 d = rnx * incN.x[i] + rny * incN.y[i];
-            m4 less = d < minDot;
-            minDot = K(sel)(less, d, minDot);
+            m4 less = dots[i] < minDot;
+            minDot = K(sel)(less, dots[i], minDot);
             i1 = K(seli)(less, (m4)((int64_t)i), i1);
         }
         m4 i2 = (i1 + 1) & (m4)(3);
+
+        // The four vertices the clipping needs, read from memory (first-level cache) at each
+        // lane's own indices rather than selected out of all eight.
+        int64_t flips[4], e1[4], e2[4], i1s[4], i2s[4];
+        __builtin_memcpy(flips, &flip, sizeof flips);
+        __builtin_memcpy(e1, &edge1, sizeof e1);
+        __builtin_memcpy(e2, &e2v, sizeof e2);
+        __builtin_memcpy(i1s, &i1, sizeof i1s);
+        __builtin_memcpy(i2s, &i2, sizeof i2s);
+        const double *refV[4], *incV[4];
+        for (int l = 0; l < 4; l++) {
+            refV[l] = flips[l] ? vbBase[l] : vaBase[l];
+            incV[l] = flips[l] ? vaBase[l] : vbBase[l];
+        }
         m4 flipBit = flip & (m4)((int64_t)1 << 31);
         m4 edgeBits = flipBit | edge1 << 16;
         K(Clip) incident0, incident1;
-        K(pick)(&incV, i1, &incident0.x, &incident0.y);
-        K(pick)(&incV, i2, &incident1.x, &incident1.y);
+        K(gather_points)(incV, i1s, &incident0.x, &incident0.y);
+        K(gather_points)(incV, i2s, &incident1.x, &incident1.y);
         incident0.id = edgeBits | i1;
         incident1.id = edgeBits | i2;
 
-        m4 e2 = (edge1 + 1) & (m4)(3);
         d4 v11x, v11y, v12x, v12y;
-        K(pick)(&refV, edge1, &v11x, &v11y);
-        K(pick)(&refV, e2, &v12x, &v12y);
+        K(gather_points)(refV, e1, &v11x, &v11y);
+        K(gather_points)(refV, e2, &v12x, &v12y);
         // Vector2.normalized (zero below 1e-300).
         d4 ex = v12x - v11x, ey = v12y - v11y;
         d4 length = __builtin_elementwise_sqrt(ex * ex + ey * ey);
@@ -240,8 +261,7 @@ void K(qix_box_manifolds)(const double *vertices, const double *normals, const i
         d4 p0x = d0.x - h0 * nx, p0y = d0.y - h0 * ny;
         d4 p1x = d1.x - h1 * nx, p1y = d1.y - h1 * ny;
         // The first kept point comes first; the second slot only matters with two.
-        m4 points = alive & ((keep0 & (m4)(1)) + (keep1 & (m4)(1)));
-        m4 counts = K(seli)(boxes, points, (m4)(-1));
+        m4 counts = alive & ((keep0 & (m4)(1)) + (keep1 & (m4)(1)));
         d4 f[12] = {
             K(sel)(flip, -nx, nx), K(sel)(flip, -ny, ny), (d4)counts, K(sel)(keep0, p0x, p1x),
             K(sel)(keep0, p0y, p1y), K(sel)(keep0, s0, s1), (d4)K(seli)(keep0, d0.id, d1.id), p1x,

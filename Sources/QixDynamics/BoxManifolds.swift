@@ -49,7 +49,7 @@ struct BoxManifolds {
         fileprivate let vertices: UnsafePointer<Double>
         fileprivate let normals: UnsafePointer<Double>
 
-        /// Sets pair `k` to the four-vertex shapes starting at `startA` and `startB`.
+        /// Sets pair `k` to the rectangles (`Collide.isBox`) starting at `startA` and `startB`.
         @inline(__always)
         func setPair(_ k: Int, _ startA: Int, _ startB: Int) {
             starts[2 * k] = Int32(truncatingIfNeeded: startA)
@@ -62,13 +62,11 @@ struct BoxManifolds {
                      0.1 * PhysicsConstants.linearSlop, results)
         }
 
-        /// `Collide.clipPolygons` of pair `k` (after `run`), or nil when either shape is not a
-        /// rectangle.
+        /// `Collide.clipPolygons` of pair `k` (after `run`).
         @inline(__always)
-        func manifold(_ k: Int) -> Manifold? {
+        func manifold(_ k: Int) -> Manifold {
             let r = results + k
             let count = Int(r.pointee.count)
-            if count < 0 { return nil }
             var m = Manifold()
             if count == 0 { return m }
             m.normal = Vector2(r.pointee.normalX, r.pointee.normalY)

@@ -11,12 +11,15 @@ struct Collider {
     var shapeStart: Int32 = 0
     var shapeCount: Int32 = 0
     var isBoundary = false
+    /// Whether the placed shape is a rectangle (`Collide.isBox` of its placed normals): its
+    /// pairs with other rectangles go to the C box manifolds.
+    var isRectangle = false
 
     init() {}
 
-    /// The collider of `body` as it stands.
+    /// The collider of `body` as it stands (`isRectangle` from its placed normals).
     @inline(__always)
-    init(_ body: Body) {
+    init(_ body: Body, placedNormals: UnsafePointer<Vector2>?) {
         center = body.center
         invMass = body.invMass
         friction = body.friction
@@ -25,5 +28,6 @@ struct Collider {
         shapeStart = Int32(truncatingIfNeeded: body.shapeStart)
         shapeCount = Int32(truncatingIfNeeded: body.shapeCount)
         isBoundary = body.isBoundary
+        if body.shapeCount == 4, let placedNormals { isRectangle = Collide.isBox(placedNormals + body.shapeStart) }
     }
 }

@@ -24,7 +24,7 @@ extension World {
                                         pv[k] = xf.apply(vp[k])
                                         pn[k] = xf.q.rotate(np[k])
                                     }
-                                    cp[Int(i)] = Collider(b.pointee)
+                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
                                 }
                                 for i in itemBodies {
                                     let b = bp.baseAddress! + Int(i)
@@ -41,7 +41,7 @@ extension World {
                                     let r = b.pointee.radius + margin
                                     b.pointee.lower = Vector2(lo.x - r, lo.y - r)
                                     b.pointee.upper = Vector2(hi.x + r, hi.y + r)
-                                    cp[Int(i)] = Collider(b.pointee)
+                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
                                 }
                             }
                         }
@@ -161,7 +161,7 @@ extension World {
                 var n = 0
                 for k in first..<end {
                     let a = C + Int(pairs[k].x), b = C + Int(pairs[k].y)
-                    if a.pointee.shapeCount == 4 && b.pointee.shapeCount == 4 {
+                    if a.pointee.isRectangle && b.pointee.isRectangle {
                         boxes.setPair(n, Int(a.pointee.shapeStart), Int(b.pointee.shapeStart))
                         n += 1
                     }
@@ -172,7 +172,7 @@ extension World {
             for k in first..<end {
                 let a = Int(pairs[k].x), b = Int(pairs[k].y)
                 var box: Manifold?
-                if let boxes, C[a].shapeCount == 4 && C[b].shapeCount == 4 {
+                if let boxes, C[a].isRectangle && C[b].isRectangle {
                     box = boxes.manifold(n)
                     n += 1
                 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /// The manifold of one pair of boxes (Swift `Manifold`, 12 words): the normal from box A to
-/// box B, the point count (0...2; -1 when either shape is not a rectangle), and up to two
+/// box B, the point count (0...2), and up to two
 /// points (the midpoint between the surfaces, the signed separation, the feature id that
 /// matches it with last step's point).
 typedef struct QixBoxManifold {
@@ -22,11 +22,11 @@ typedef struct QixBoxManifold {
     int64_t unused;
 } QixBoxManifold;
 
-/// `Collide.clipPolygons` for `count` pairs of four-vertex shapes placed in the world, four
-/// at a time: pair k's shapes start at (x, y) pair `starts[2 k]` (A) and `starts[2 k + 1]` (B)
-/// of `vertices` and of `normals` (counter-clockwise vertices, outward normals); `margin` is
-/// the speculative distance, `flipTolerance` `0.1 * linearSlop`. Writes `out[k]`: count -1
-/// unless both normal lists are rectangles (n2 = -n0 and n3 = -n1 bit for bit), else the Swift
+/// `Collide.clipPolygons` for `count` pairs of rectangles placed in the world, four at a
+/// time: pair k's shapes start at (x, y) pair `starts[2 k]` (A) and `starts[2 k + 1]` (B) of
+/// `vertices` and of `normals` (four counter-clockwise vertices and outward normals each, and
+/// both must be rectangles: n2 = -n0 and n3 = -n1 bit for bit, `Collide.isBox`); `margin` is
+/// the speculative distance, `flipTolerance` `0.1 * linearSlop`. Writes `out[k]`, the Swift
 /// code's manifold bit for bit (count 0 when the boxes are apart; the normal and points are
 /// then unspecified, as is the second point of a one-point manifold).
 typedef void (*QixBoxManifoldsFunction)(const double *vertices, const double *normals, const int32_t *starts,
