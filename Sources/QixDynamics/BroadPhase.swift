@@ -89,13 +89,24 @@ struct BroadPhase {
         boxUpper.setCount(n, filler: .zero)
         var tableSize = 16
         while tableSize < 2 * n { tableSize <<= 1 }
-        for k in 0..<n {
-            let b = bodies + Int(items[k])
-            let lower = b.pointee.lower, upper = b.pointee.upper
-            boxLower[k] = lower
-            boxUpper[k] = upper
-            cellLow[k] = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
-            cellHigh[k] = SIMD2(BroadPhase.cell(upper.x, invCell), BroadPhase.cell(upper.y, invCell))
+        // Through pointers: no uniqueness or bounds check per store.
+        items.withUnsafeBufferPointer { items in
+            boxLower.withUnsafeMutableBufferPointer { boxLower in
+                boxUpper.withUnsafeMutableBufferPointer { boxUpper in
+                    cellLow.withUnsafeMutableBufferPointer { cellLow in
+                        cellHigh.withUnsafeMutableBufferPointer { cellHigh in
+                            for k in 0..<n {
+                                let b = bodies + Int(items[k])
+                                let lower = b.pointee.lower, upper = b.pointee.upper
+                                boxLower[k] = lower
+                                boxUpper[k] = upper
+                                cellLow[k] = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
+                                cellHigh[k] = SIMD2(BroadPhase.cell(upper.x, invCell), BroadPhase.cell(upper.y, invCell))
+                            }
+                        }
+                    }
+                }
+            }
         }
         return tableSize - 1
     }
