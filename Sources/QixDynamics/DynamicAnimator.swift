@@ -124,6 +124,7 @@ public final class DynamicAnimator {
         applyImpulses()
         world.trackTouching = true
         world.touchingKeys.removeAll(keepingCapacity: true)
+        world.touchingStepCounts.removeAll(keepingCapacity: true)
         var stepped = false
         if isRunning {
             accumulator += duration
@@ -173,12 +174,26 @@ public final class DynamicAnimator {
 
     private func contactEvents(into events: inout [AnimatorEvent]) {
         if touchingUnchanged() { return }
-        var touched = world.touchingKeys
-        PairKeySort.sort(&touched)
+        // The frame's touching keys sorted and without repeats, and those of its last step
+        // sorted (`atEnd`): each step's keys are sorted once (or not at all when they are the
+        // step before's, whose sorted keys are at hand), then merged.
+        var touched: [UInt64] = []
+        var atEnd = previousTouching
+        var lastRaw = previousStepTouching[...]
+        let all = world.touchingKeys
+        var start = 0
+        for count in world.touchingStepCounts {
+            let raw = all[start..<(start + count)]
+            start += count
+            if raw.elementsEqual(lastRaw) && !touched.isEmpty { continue }  // merging it again adds only repeats
+            if !raw.elementsEqual(lastRaw) {
+                atEnd = Array(raw)
+                PairKeySort.sort(&atEnd)
+                lastRaw = raw
+            }
+            touched = touched.isEmpty ? atEnd : merge(touched, atEnd)
+        }
         touched = uniqued(touched)
-        // The touching contacts of the last step.
-        var atEnd = world.stepTouchingKeys
-        PairKeySort.sort(&atEnd)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
         for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }

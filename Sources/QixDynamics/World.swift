@@ -45,6 +45,8 @@ final class World {
     /// When set, the keys of touching pairs are appended here after every step.
     var trackTouching = false
     var touchingKeys: [UInt64] = []
+    /// How many of `touchingKeys` each step appended, in step order.
+    var touchingStepCounts: [Int] = []
 
     /// Index of the static ground body that carries anchor points.
     static let ground = 0
@@ -149,7 +151,10 @@ final class World {
         solve(dt)
         if continuousCollision { solveContinuous() }
         updateRest(dt)
-        if trackTouching { touchingKeys.append(contentsOf: stepTouchingKeys) }
+        if trackTouching {
+            touchingKeys.append(contentsOf: stepTouchingKeys)
+            touchingStepCounts.append(stepTouchingKeys.count)
+        }
     }
 
     // Phase entry points for profiling (the benchmark times them one by one).
