@@ -12,9 +12,9 @@
 struct BroadPhase {
     /// How far (points) a box may move before the candidates are found again. The pairs and
     /// their order do not depend on it, only how often the grid is queried and how many
-    /// candidates are checked: 15 points let a settling pile of 100-point boxes query the grid
-    /// 40 % less often than 5 did, without more candidates in a pyramid (its fattened boxes
-    /// stay clear of the boxes 150 points to the side).
+    /// candidates are checked: with 15 points instead of 5 a settling pyramid of 100-point
+    /// boxes spends 40 % less on grid queries, without more candidates (its fattened boxes stay
+    /// clear of the boxes 150 points to the side).
     static let fatMargin = 15.0
 
     private var cellLow: [SIMD2<Int32>] = []
