@@ -227,42 +227,70 @@ public final class DynamicAnimator {
         return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b])
     }
 
+    // The set operations below run through pointers (an append per key checks capacity and
+    // uniqueness); a settling pile sorts and merges some 30 000 keys per frame.
+
     private func uniqued(_ sorted: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        out.reserveCapacity(sorted.count)
-        for k in sorted where out.last != k { out.append(k) }
-        return out
+        sorted.withUnsafeBufferPointer { a in
+            [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
+                var n = 0
+                for k in a where n == 0 || out[n - 1] != k {
+                    out[n] = k
+                    n += 1
+                }
+                count = n
+            }
+        }
     }
 
     /// The sorted union (with repeats) of sorted `a` and sorted `b`, in one linear pass.
     private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count && j < b.count {
-            if b[j] < a[i] {
-                out.append(b[j])
-                j += 1
-            } else {
-                out.append(a[i])
-                i += 1
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                [UInt64](unsafeUninitializedCapacity: a.count + b.count) { out, count in
+                    var i = 0, j = 0, n = 0
+                    while i < a.count && j < b.count {
+                        if b[j] < a[i] {
+                            out[n] = b[j]
+                            j += 1
+                        } else {
+                            out[n] = a[i]
+                            i += 1
+                        }
+                        n += 1
+                    }
+                    while i < a.count {
+                        out[n] = a[i]
+                        i += 1
+                        n += 1
+                    }
+                    while j < b.count {
+                        out[n] = b[j]
+                        j += 1
+                        n += 1
+                    }
+                    count = n
+                }
             }
         }
-        out.append(contentsOf: a[i...])
-        out.append(contentsOf: b[j...])
-        return out
     }
 
     /// Elements of sorted `a` not in sorted `b`.
     private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        var j = 0
-        for k in a {
-            while j < b.count && b[j] < k { j += 1 }
-            if j < b.count && b[j] == k { continue }
-            out.append(k)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
+                    var j = 0, n = 0
+                    for k in a {
+                        while j < b.count && b[j] < k { j += 1 }
+                        if j < b.count && b[j] == k { continue }
+                        out[n] = k
+                        n += 1
+                    }
+                    count = n
+                }
+            }
         }
-        return out
     }
 
     // MARK: Building the world from behaviors
