@@ -14,7 +14,7 @@ struct PairTable {
     /// Groups contacts by first body, from their pair keys (`first << 32 | second`, bodies below
     /// `bodyCount`): a compact array, so the large contact records are not read again.
     mutating func rebuild(keys: UnsafeBufferPointer<UInt64>, bodyCount: Int) {
-        if start.count == bodyCount + 1 && builtKeys.elementsEqual(keys) { return }
+        if start.count == bodyCount + 1 && PairTable.same(builtKeys, keys) { return }
         builtKeys.removeAll(keepingCapacity: true)
         builtKeys.append(contentsOf: keys)
         if start.count != bodyCount + 1 { start = Array(repeating: 0, count: bodyCount + 1) }
@@ -44,6 +44,17 @@ struct PairTable {
                     start[0] = 0
                 }
             }
+        }
+    }
+
+    /// Whether `a` holds exactly `b`'s keys (a loop through pointers; the generic
+    /// `elementsEqual` is several times slower).
+    private static func same(_ a: [UInt64], _ b: UnsafeBufferPointer<UInt64>) -> Bool {
+        a.withUnsafeBufferPointer { a in
+            if a.count != b.count { return false }
+            var differ: UInt64 = 0
+            for k in 0..<a.count { differ |= a[k] ^ b[k] }
+            return differ == 0
         }
     }
 
