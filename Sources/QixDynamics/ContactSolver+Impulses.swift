@@ -21,9 +21,10 @@ extension ContactSolver {
         /// The normal and tangent impulse of point `point` (0 or 1) of last step's contact `k`.
         @inline(__always)
         func of(_ k: Int, point: Int) -> (normal: Double, tangent: Double) {
-            let slot = Int(slotOfContact[k])
-            let b = batches + slot / Lanes.scalarCount
-            let l = slot % Lanes.scalarCount
+            // Slots are never negative: the batch and lane are a shift and a mask (four lanes).
+            let slot = Int(UInt32(bitPattern: slotOfContact[k]))
+            let b = batches + (slot >> 2)
+            let l = slot & 3
             return point == 0
                 ? (b.pointee.p1.normalImpulse[l], b.pointee.p1.tangentImpulse[l])
                 : (b.pointee.p2.normalImpulse[l], b.pointee.p2.tangentImpulse[l])

@@ -33,33 +33,43 @@ extension World {
         }
         if fast.isEmpty { return }
         statics = boundaryBodies + statics
-        for i32 in fast {
-            let i = Int(i32)
-            let body = bodies[i]
-            let d = body.center - body.center0
-            let startOrigin = body.origin - d
-            // Swept box of the move (the stored box is from the start of the step).
-            let lower = Vector2(min(body.lower.x, body.lower.x + d.x), min(body.lower.y, body.lower.y + d.y))
-            let upper = Vector2(max(body.upper.x, body.upper.x + d.x), max(body.upper.y, body.upper.y + d.y))
-            var first = 1.0
-            for other32 in statics {
-                let s = bodies[Int(other32)]
-                let collides = s.isBoundary ? body.boundaryMask & s.boundaryGroup != 0 : body.itemMask & s.itemMask != 0
-                if !collides || !s.enabled { continue }
-                if upper.x < s.lower.x || s.upper.x < lower.x || upper.y < s.lower.y || s.upper.y < lower.y { continue }
-                if let t = timeOfImpact(body, startOrigin: startOrigin, move: d, against: s), t < first { first = t }
-            }
-            if first < 1 {
-                let back = (first - 1) * d
-                bodies[i].origin = body.origin + back
-                bodies[i].center = body.center + back
+        bodies.withUnsafeMutableBufferPointer { bp in
+            // Through pointers: a copy of the large Body record is a memcpy call, and there are
+            // thousands of fast bodies while a pile settles.
+            let B = bp.baseAddress!
+            for i32 in fast {
+                let body = B + Int(i32)
+                let d = body.pointee.center - body.pointee.center0
+                let startOrigin = body.pointee.origin - d
+                // Swept box of the move (the stored box is from the start of the step).
+                let lower = Vector2(min(body.pointee.lower.x, body.pointee.lower.x + d.x),
+                                    min(body.pointee.lower.y, body.pointee.lower.y + d.y))
+                let upper = Vector2(max(body.pointee.upper.x, body.pointee.upper.x + d.x),
+                                    max(body.pointee.upper.y, body.pointee.upper.y + d.y))
+                var first = 1.0
+                for other32 in statics {
+                    let s = B + Int(other32)
+                    let collides = s.pointee.isBoundary ? body.pointee.boundaryMask & s.pointee.boundaryGroup != 0
+                        : body.pointee.itemMask & s.pointee.itemMask != 0
+                    if !collides || !s.pointee.enabled { continue }
+                    if upper.x < s.pointee.lower.x || s.pointee.upper.x < lower.x || upper.y < s.pointee.lower.y
+                        || s.pointee.upper.y < lower.y { continue }
+                    if let t = timeOfImpact(body, startOrigin: startOrigin, move: d, against: s), t < first { first = t }
+                }
+                if first < 1 {
+                    let back = (first - 1) * d
+                    body.pointee.origin = body.pointee.origin + back
+                    body.pointee.center = body.pointee.center + back
+                }
             }
         }
     }
 
     /// First time in [0, 1] at which `body`, translating from `startOrigin` by `move`, comes within
     /// the linear slop of the static body `s` (separating-axis test over the move).
-    func timeOfImpact(_ body: Body, startOrigin: Vector2, move: Vector2, against s: Body) -> Double? {
+    func timeOfImpact(_ bodyPointer: UnsafePointer<Body>, startOrigin: Vector2, move: Vector2,
+                      against staticPointer: UnsafePointer<Body>) -> Double? {
+        let body = bodyPointer.pointee, s = staticPointer.pointee
         let slop = PhysicsConstants.linearSlop
         var enter = -Double.infinity
         var exit = Double.infinity

@@ -20,6 +20,10 @@ public final class DynamicAnimator {
     private var accumulator = 0.0
     private var pendingEvents: [AnimatorEvent] = []
     private var previousTouching: [UInt64] = []
+    /// The touching keys of the last step as the narrow phase wrote them (unsorted; sorted, they
+    /// are `previousTouching`). When every step of a frame finds exactly these again, no contact
+    /// began or ended, and the sorting and merging are skipped.
+    private var previousStepTouching: [UInt64] = []
 
     /// An animator over a reference space with the given bounds.
     public init(referenceBounds: Rect? = nil) {
@@ -120,6 +124,7 @@ public final class DynamicAnimator {
         applyImpulses()
         world.trackTouching = true
         world.touchingKeys.removeAll(keepingCapacity: true)
+        world.touchingStepCounts.removeAll(keepingCapacity: true)
         var stepped = false
         if isRunning {
             accumulator += duration
@@ -168,17 +173,51 @@ public final class DynamicAnimator {
     }
 
     private func contactEvents(into events: inout [AnimatorEvent]) {
-        var touched = world.touchingKeys
-        PairKeySort.sort(&touched)
+        if touchingUnchanged() { return }
+        // The frame's touching keys sorted and without repeats, and those of its last step
+        // sorted (`atEnd`): each step's keys are sorted once (or not at all when they are the
+        // step before's, whose sorted keys are at hand), then merged.
+        var touched: [UInt64] = []
+        var atEnd = previousTouching
+        var lastRaw = previousStepTouching[...]
+        let all = world.touchingKeys
+        var start = 0
+        for count in world.touchingStepCounts {
+            let raw = all[start..<(start + count)]
+            start += count
+            if raw.elementsEqual(lastRaw) && !touched.isEmpty { continue }  // merging it again adds only repeats
+            if !raw.elementsEqual(lastRaw) {
+                atEnd = Array(raw)
+                PairKeySort.sort(&atEnd)
+                lastRaw = raw
+            }
+            touched = touched.isEmpty ? atEnd : merge(touched, atEnd)
+        }
         touched = uniqued(touched)
-        // The touching contacts of the last step.
-        var atEnd = world.stepTouchingKeys
-        PairKeySort.sort(&atEnd)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
         for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }
         for key in ended { if let c = contact(key) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
+        previousStepTouching.removeAll(keepingCapacity: true)
+        previousStepTouching.append(contentsOf: world.stepTouchingKeys)
+    }
+
+    /// Whether every step of this frame found the touching keys of the frame before's last step,
+    /// in the same order: then the touching set is the same throughout (no event), and
+    /// `previousTouching` stays what it is.
+    private func touchingUnchanged() -> Bool {
+        let all = world.touchingKeys
+        return previousStepTouching.withUnsafeBufferPointer { last in
+            all.withUnsafeBufferPointer { all in
+                if last.isEmpty { return all.isEmpty }
+                if all.count % last.count != 0 { return false }
+                for start in stride(from: 0, to: all.count, by: last.count) {
+                    for k in 0..<last.count where all[start + k] != last[k] { return false }
+                }
+                return true
+            }
+        }
     }
 
     private func contact(_ key: UInt64) -> Contact? {
@@ -188,42 +227,70 @@ public final class DynamicAnimator {
         return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b])
     }
 
+    // The set operations below run through pointers (an append per key checks capacity and
+    // uniqueness); a settling pile sorts and merges some 30 000 keys per frame.
+
     private func uniqued(_ sorted: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        out.reserveCapacity(sorted.count)
-        for k in sorted where out.last != k { out.append(k) }
-        return out
+        sorted.withUnsafeBufferPointer { a in
+            [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
+                var n = 0
+                for k in a where n == 0 || out[n - 1] != k {
+                    out[n] = k
+                    n += 1
+                }
+                count = n
+            }
+        }
     }
 
     /// The sorted union (with repeats) of sorted `a` and sorted `b`, in one linear pass.
     private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count && j < b.count {
-            if b[j] < a[i] {
-                out.append(b[j])
-                j += 1
-            } else {
-                out.append(a[i])
-                i += 1
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                [UInt64](unsafeUninitializedCapacity: a.count + b.count) { out, count in
+                    var i = 0, j = 0, n = 0
+                    while i < a.count && j < b.count {
+                        if b[j] < a[i] {
+                            out[n] = b[j]
+                            j += 1
+                        } else {
+                            out[n] = a[i]
+                            i += 1
+                        }
+                        n += 1
+                    }
+                    while i < a.count {
+                        out[n] = a[i]
+                        i += 1
+                        n += 1
+                    }
+                    while j < b.count {
+                        out[n] = b[j]
+                        j += 1
+                        n += 1
+                    }
+                    count = n
+                }
             }
         }
-        out.append(contentsOf: a[i...])
-        out.append(contentsOf: b[j...])
-        return out
     }
 
     /// Elements of sorted `a` not in sorted `b`.
     private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        var j = 0
-        for k in a {
-            while j < b.count && b[j] < k { j += 1 }
-            if j < b.count && b[j] == k { continue }
-            out.append(k)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
+                    var j = 0, n = 0
+                    for k in a {
+                        while j < b.count && b[j] < k { j += 1 }
+                        if j < b.count && b[j] == k { continue }
+                        out[n] = k
+                        n += 1
+                    }
+                    count = n
+                }
+            }
         }
-        return out
     }
 
     // MARK: Building the world from behaviors

@@ -7,10 +7,16 @@ struct PairTable {
     private var start: [Int32] = []
     private var order: [Int32] = []
     private var second: [Int32] = []
+    /// The keys the table was built from (the table is a function of them and the body count;
+    /// a pile at rest has the same contacts in the same order step after step).
+    private var builtKeys: [UInt64] = []
 
     /// Groups contacts by first body, from their pair keys (`first << 32 | second`, bodies below
     /// `bodyCount`): a compact array, so the large contact records are not read again.
     mutating func rebuild(keys: UnsafeBufferPointer<UInt64>, bodyCount: Int) {
+        if start.count == bodyCount + 1 && PairTable.same(builtKeys, keys) { return }
+        builtKeys.removeAll(keepingCapacity: true)
+        builtKeys.append(contentsOf: keys)
         if start.count != bodyCount + 1 { start = Array(repeating: 0, count: bodyCount + 1) }
         if order.count < keys.count {
             order = Array(repeating: 0, count: keys.count)
@@ -38,6 +44,17 @@ struct PairTable {
                     start[0] = 0
                 }
             }
+        }
+    }
+
+    /// Whether `a` holds exactly `b`'s keys (a loop through pointers; the generic
+    /// `elementsEqual` is several times slower).
+    private static func same(_ a: [UInt64], _ b: UnsafeBufferPointer<UInt64>) -> Bool {
+        a.withUnsafeBufferPointer { a in
+            if a.count != b.count { return false }
+            var differ: UInt64 = 0
+            for k in 0..<a.count { differ |= a[k] ^ b[k] }
+            return differ == 0
         }
     }
 

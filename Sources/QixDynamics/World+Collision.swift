@@ -2,42 +2,47 @@
 /// the narrow phase that turns candidate pairs into contacts (warm-started from last step's).
 extension World {
     /// Places every item's and boundary's shape in the world for this step (the narrow phase
-    /// reads the placed vertices and normals instead of turning them once per pair) and sets the
-    /// items' bounding boxes from the placed vertices.
+    /// reads the placed vertices and normals instead of turning them once per pair), sets the
+    /// items' bounding boxes from the placed vertices and copies what the narrow phase reads of
+    /// each body into its `Collider`.
     func updateBounds() {
         let margin = PhysicsConstants.speculativeDistance
         placedVertices.setCount(vertices.count, filler: .zero)
         placedNormals.setCount(normals.count, filler: .zero)
+        colliders.setCount(bodies.count, filler: Collider())
         bodies.withUnsafeMutableBufferPointer { bp in
             vertices.withUnsafeBufferPointer { vp in
                 normals.withUnsafeBufferPointer { np in
                     placedVertices.withUnsafeMutableBufferPointer { pv in
                         placedNormals.withUnsafeMutableBufferPointer { pn in
-                            for i in boundaryBodies {
-                                let b = bp[Int(i)]
-                                let xf = b.transform
-                                for k in b.shapeStart..<(b.shapeStart + b.shapeCount) {
-                                    pv[k] = xf.apply(vp[k])
-                                    pn[k] = xf.q.rotate(np[k])
+                            colliders.withUnsafeMutableBufferPointer { cp in
+                                // Through pointers: a copy of the large Body record costs a memcpy.
+                                for i in boundaryBodies {
+                                    let b = bp.baseAddress! + Int(i)
+                                    let xf = b.pointee.transform
+                                    for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
+                                        pv[k] = xf.apply(vp[k])
+                                        pn[k] = xf.q.rotate(np[k])
+                                    }
+                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
                                 }
-                            }
-                            for i in itemBodies {
-                                var b = bp[Int(i)]
-                                let xf = b.transform
-                                var lo = Vector2(Double.infinity, Double.infinity)
-                                var hi = Vector2(-Double.infinity, -Double.infinity)
-                                for k in b.shapeStart..<(b.shapeStart + b.shapeCount) {
-                                    let p = xf.apply(vp[k])
-                                    pv[k] = p
-                                    pn[k] = xf.q.rotate(np[k])
-                                    lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
-                                    hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
+                                for i in itemBodies {
+                                    let b = bp.baseAddress! + Int(i)
+                                    let xf = b.pointee.transform
+                                    var lo = Vector2(Double.infinity, Double.infinity)
+                                    var hi = Vector2(-Double.infinity, -Double.infinity)
+                                    for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
+                                        let p = xf.apply(vp[k])
+                                        pv[k] = p
+                                        pn[k] = xf.q.rotate(np[k])
+                                        lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
+                                        hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
+                                    }
+                                    let r = b.pointee.radius + margin
+                                    b.pointee.lower = Vector2(lo.x - r, lo.y - r)
+                                    b.pointee.upper = Vector2(hi.x + r, hi.y + r)
+                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
                                 }
-                                let r = b.radius + margin
-                                b.lower = Vector2(lo.x - r, lo.y - r)
-                                b.upper = Vector2(hi.x + r, hi.y + r)
-                                bp[Int(i)].lower = b.lower
-                                bp[Int(i)].upper = b.upper
                             }
                         }
                     }
@@ -47,8 +52,13 @@ extension World {
     }
 
     func findContacts() {
+        // `contacts` keeps the records of the step before last: the narrow phase overwrites them
+        // in place (refilling them from empty would copy a filler record per contact).
         swap(&contacts, &oldContacts)
-        contacts.removeAll(keepingCapacity: true)
+        swap(&contactPointIDs, &oldContactPointIDs)
+        if oldContactPointIDs.count != oldContacts.count {
+            oldContactPointIDs = oldContacts.map { SIMD4($0.p0.id, $0.p1.id, UInt32($0.pointCount), 0) }
+        }
         let bodyCount = bodies.count
         // Last step's keys stand for last step's contacts (rebuilt from them if they do not match).
         if contactKeys.count != oldContacts.count { contactKeys = oldContacts.map(\.key) }
@@ -59,111 +69,192 @@ extension World {
             let B = bp.baseAddress!
             broadPhase.findPairs(bodies: B, items: items, cellSize: cellSize, pairs: &pairs)
             for bi in boundaryBodies {
-                let s = B[Int(bi)]
+                // Through pointers: a copy of the large Body record per item costs a memcpy.
+                let s = B + Int(bi)
+                let group = s.pointee.boundaryGroup, lower = s.pointee.lower, upper = s.pointee.upper
                 for i in items {
-                    let b = B[Int(i)]
-                    if b.invMass == 0 || b.boundaryMask & s.boundaryGroup == 0 { continue }
-                    if b.upper.x < s.lower.x || s.upper.x < b.lower.x || b.upper.y < s.lower.y || s.upper.y < b.lower.y { continue }
+                    let b = B + Int(i)
+                    if b.pointee.invMass == 0 || b.pointee.boundaryMask & group == 0 { continue }
+                    if b.pointee.upper.x < lower.x || upper.x < b.pointee.lower.x || b.pointee.upper.y < lower.y
+                        || upper.y < b.pointee.lower.y { continue }
                     pairs.append(SIMD2(i, bi))
                 }
             }
         }
-        // Narrow phase into a local array (no exclusivity checks on a class property per append).
+        // Narrow phase into local arrays sized for every pair, written through pointers and
+        // cut to the contacts found (no append, uniqueness or exclusivity check per contact).
+        let pairCount = pairs.count
         var found = contacts
         contacts = []
-        found.removeAll(keepingCapacity: true)
-        found.reserveCapacity(pairs.count)
+        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
         var keys = contactKeys
         contactKeys = []
-        keys.removeAll(keepingCapacity: true)
+        keys.setCount(pairCount, filler: 0)
         var touching = stepTouchingKeys
         stepTouchingKeys = []
-        touching.removeAll(keepingCapacity: true)
-        vertices.withUnsafeBufferPointer { vp in
-            normals.withUnsafeBufferPointer { np in
-                placedVertices.withUnsafeBufferPointer { pvp in
-                    placedNormals.withUnsafeBufferPointer { pnp in
-                        guard let V = vp.baseAddress, let N = np.baseAddress,
-                              let PV = pvp.baseAddress, let PN = pnp.baseAddress else { return }
-                        let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: PV, placedNormals: PN)
-                        bodies.withUnsafeBufferPointer { bp in
-                            oldContacts.withUnsafeBufferPointer { op in
-                                pairs.withUnsafeBufferPointer { pp in
-                                    pairTable.withLookup { lookup in
-                                        contactSolver.withImpulses(contactCount: op.count) { impulses in
-                                            for pair in pp {
-                                                if let c = World.contact(Int(pair.x), Int(pair.y), bp.baseAddress!, shapes, lookup, op,
-                                                                         impulses) {
-                                                    found.append(c)
-                                                    keys.append(c.key)
-                                                    if c.touching { touching.append(c.key) }
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
+        touching.setCount(pairCount, filler: 0)
+        var ids = contactPointIDs
+        contactPointIDs = []
+        ids.setCount(pairCount, filler: .zero)
+        var counts = (found: 0, touching: 0)
+        vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
+            placedVertices.withUnsafeBufferPointer { pvp in placedNormals.withUnsafeBufferPointer { pnp in
+                guard let V = vp.baseAddress, let N = np.baseAddress, let PV = pvp.baseAddress, let PN = pnp.baseAddress
+                else { return }
+                let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: PV, placedNormals: PN)
+                boxManifolds.withBatch(capacity: World.narrowChunk, vertices: PV, normals: PN) { boxes in
+                    bodies.withUnsafeBufferPointer { bp in colliders.withUnsafeBufferPointer { cp in
+                        oldContactPointIDs.withUnsafeBufferPointer { op in pairs.withUnsafeBufferPointer { pp in
+                            pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: op.count) { impulses in
+                                found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
+                                    touching.withUnsafeMutableBufferPointer { tp in ids.withUnsafeMutableBufferPointer { ip in
+                                        let old = OldContacts(lookup: lookup, pointIDs: op, impulses: impulses)
+                                        counts = World.narrowPhase(
+                                            pp, bp.baseAddress!, cp.baseAddress!, shapes, boxes, old,
+                                            into: (fp.baseAddress!, kp.baseAddress!, ip.baseAddress!, tp.baseAddress!))
+                                    } }
+                                } }
+                            } }
+                        } }
+                    } }
                 }
-            }
-        }
+            } }
+        } }
+        let foundCount = counts.found, touchingCount = counts.touching
+        found.setCount(foundCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        keys.setCount(foundCount, filler: 0)
+        touching.setCount(touchingCount, filler: 0)
+        ids.setCount(foundCount, filler: .zero)
+        contactPointIDs = ids
         contacts = found
         contactKeys = keys
         stepTouchingKeys = touching
     }
 
-    /// The contact between bodies `a` and `b` (nil when they are apart or do not collide), with
-    /// last step's impulses for the points that persist (matched by feature id).
+    /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
+    /// first-level cache between the lanes writing and the contacts reading them.
+    static let narrowChunk = 128
+
+    /// Last step's contacts as the warm start reads them: the pair table, their point ids and
+    /// counts, and the impulses the solver left in its batches.
+    struct OldContacts {
+        let lookup: PairTable.Lookup
+        let pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>
+        let impulses: ContactSolver.Impulses?
+    }
+
+    /// Turns the candidate pairs into contacts, in pair order, written to `out` (records, keys,
+    /// point ids, and the keys of the touching ones); returns how many contacts and touching
+    /// ones. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
+    /// manifolds from the C lanes first, then every pair of the chunk becomes a contact.
+    private static func narrowPhase(
+        _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
+        _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: OldContacts,
+        into out: (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
+                   pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
+    ) -> (found: Int, touching: Int) {
+        let C = colliders
+        var found = 0, touching = 0
+        for first in stride(from: 0, to: pairs.count, by: narrowChunk) {
+            let end = min(first + narrowChunk, pairs.count)
+            if let boxes {
+                var n = 0
+                for k in first..<end {
+                    let a = C + Int(pairs[k].x), b = C + Int(pairs[k].y)
+                    if a.pointee.isRectangle && b.pointee.isRectangle {
+                        boxes.setPair(n, Int(a.pointee.shapeStart), Int(b.pointee.shapeStart))
+                        n += 1
+                    }
+                }
+                boxes.run(count: n)
+            }
+            var n = 0
+            for k in first..<end {
+                let a = Int(pairs[k].x), b = Int(pairs[k].y)
+                var box: Manifold?
+                if let boxes, C[a].isRectangle && C[b].isRectangle {
+                    box = boxes.manifold(n)
+                    n += 1
+                }
+                let c = out.contacts + found
+                if World.contact(a, b, bodies, C, shapes, box, old, into: c) {
+                    out.keys[found] = c.pointee.key
+                    out.pointIDs[found] = SIMD4(c.pointee.p0.id, c.pointee.p1.id, UInt32(truncatingIfNeeded: c.pointee.pointCount), 0)
+                    found += 1
+                    if c.pointee.touching {
+                        out.touching[touching] = c.pointee.key
+                        touching += 1
+                    }
+                }
+            }
+        }
+        return (found, touching)
+    }
+
+    /// Writes the contact between bodies `a` and `b` to `c` and returns true, or returns false
+    /// when they are apart or do not collide, with last step's impulses for the points that
+    /// persist (matched by feature id); `box` is their manifold when the C lanes computed it.
     @inline(__always)
     private static func contact(
-        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ shapes: ShapeArrays,
-        _ pairTable: PairTable.Lookup, _ oldContacts: UnsafeBufferPointer<ContactConstraint>,
-        _ impulses: ContactSolver.Impulses?
-    ) -> ContactConstraint? {
-        let A = bodies + a, Bb = bodies + b
-        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
-        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return nil }
-        let startA = A.pointee.shapeStart, countA = A.pointee.shapeCount
-        let startB = Bb.pointee.shapeStart, countB = Bb.pointee.shapeCount
+        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>, _ shapes: ShapeArrays,
+        _ box: Manifold?, _ old: OldContacts, into c: UnsafeMutablePointer<ContactConstraint>
+    ) -> Bool {
+        let A = colliders + a, Bb = colliders + b
+        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return false }
+        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return false }
+        let startA = Int(A.pointee.shapeStart), countA = Int(A.pointee.shapeCount)
+        let startB = Int(Bb.pointee.shapeStart), countB = Int(Bb.pointee.shapeCount)
         let m: Manifold
-        if countA != 1 && countB != 1 {
+        if let box {
+            // Two rectangles (most pairs): the same manifold from the C lanes, same bits.
+            m = box
+        } else if countA != 1 && countB != 1 {
             // Polygons and segments: the shapes were placed once for the step (same operations
             // as `Collide.polygons`, so the same bits).
             m = Collide.clipPolygons(shapes.placedVertices + startA, shapes.placedNormals + startA, countA,
                                      shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
                                      margin: PhysicsConstants.speculativeDistance)
         } else {
+            // Circles: from the body frames (their radius and placement are not in the collider).
+            let bodyA = bodies + a, bodyB = bodies + b
             let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
-                                 radius: A.pointee.radius, xf: Transform(p: A.pointee.origin, q: A.pointee.q))
+                                 radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
             let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
-                                 radius: Bb.pointee.radius, xf: Transform(p: Bb.pointee.origin, q: Bb.pointee.q))
+                                 radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
             m = Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
         }
-        if m.count == 0 { return nil }
+        if m.count == 0 { return false }
         let centerA = A.pointee.center, centerB = Bb.pointee.center
-        var c = ContactConstraint(a: a, b: b, key: World.pairKey(a, b))
-        c.normal = m.normal
-        c.friction = (A.pointee.friction * Bb.pointee.friction).squareRoot()
-        c.restitution = max(A.pointee.restitution, Bb.pointee.restitution)
-        c.pointCount = m.count
-        c.p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
-                            separation: m.p0.separation, id: m.p0.id)
+        var p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
+                              separation: m.p0.separation, id: m.p0.id)
+        var p1 = ContactPoint()
         if m.count > 1 {
-            c.p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
-                                separation: m.p1.separation, id: m.p1.id)
+            p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
+                              separation: m.p1.separation, id: m.p1.id)
         }
-        c.touching = min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop
-        if let impulses, let old = pairTable.find(a, b) {
-            let o = oldContacts.baseAddress! + old
-            for k in 0..<c.pointCount {
-                var cp = k == 0 ? c.p0 : c.p1
-                for ok in 0..<o.pointee.pointCount where (ok == 0 ? o.pointee.p0.id : o.pointee.p1.id) == cp.id {
-                    (cp.normalImpulse, cp.tangentImpulse) = impulses.of(old, point: ok)
+        if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
+            let o = old.pointIDs[previous]
+            let oldCount = Int(o[2])
+            let id0 = o[0], id1 = o[1]
+            for k in 0..<m.count {
+                let id = k == 0 ? p0.id : p1.id
+                for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
+                    let (normal, tangent) = impulses.of(previous, point: ok)
+                    if k == 0 {
+                        p0.normalImpulse = normal
+                        p0.tangentImpulse = tangent
+                    } else {
+                        p1.normalImpulse = normal
+                        p1.tangentImpulse = tangent
+                    }
                 }
-                if k == 0 { c.p0 = cp } else { c.p1 = cp }
             }
         }
-        return c
+        c.initialize(to: ContactConstraint(
+            a: a, b: b, key: World.pairKey(a, b), normal: m.normal,
+            friction: (A.pointee.friction * Bb.pointee.friction).squareRoot(),
+            restitution: max(A.pointee.restitution, Bb.pointee.restitution), pointCount: m.count, p0: p0, p1: p1,
+            touching: min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop))
+        return true
     }
 }

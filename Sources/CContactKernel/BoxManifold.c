@@ -1,0 +1,41 @@
+// The narrow phase's box-against-box manifolds, four pairs in lanes (BoxManifoldKernel.h),
+// built twice from one source as the contact kernel is (ContactKernel.c): for baseline x86-64
+// and, on x86-64, for AVX2 (a lane vector in one register, three-operand instructions).
+// QixDynamics picks one once at start-up with the contact kernel.
+//
+// Bits: only +, -, *, /, square root, compares and sign flips, in the Swift code's order, and
+// no fused multiply-add (contraction off below, no "fma" feature), so every build rounds like
+// `Collide.clipPolygons` (docs/determinism.md rule 9).
+#pragma clang fp contract(off)
+#pragma STDC FP_CONTRACT OFF
+
+#include "BoxManifold.h"
+
+// Every helper in BoxManifoldKernel.h is always_inline, so no 256-bit vector crosses a call in
+// the baseline build.
+#pragma clang diagnostic ignored "-Wpsabi"
+
+typedef double d4 __attribute__((ext_vector_type(4)));
+typedef double d2 __attribute__((ext_vector_type(2)));
+typedef int64_t m4 __attribute__((ext_vector_type(4)));
+
+#define K(name) name##_portable
+#include "BoxManifoldKernel.h"
+#undef K
+
+#if defined(__x86_64__)
+
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#define K(name) name##_avx2
+#include "BoxManifoldKernel.h"
+#undef K
+#pragma clang attribute pop
+
+#else
+
+void qix_box_manifolds_avx2(const double *vertices, const double *normals, const int32_t *starts, ptrdiff_t count,
+                            double margin, double flipTolerance, QixBoxManifold *out) {
+    qix_box_manifolds_portable(vertices, normals, starts, count, margin, flipTolerance, out);
+}
+
+#endif
