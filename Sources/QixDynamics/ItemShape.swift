@@ -129,7 +129,8 @@ struct ConvexGeometry {
         if vertices.count == 1 { return radius }
         if vertices.count == 2 { return 0 }
         var m = Double.infinity
-        for i in 0..<vertices.count { m = min(m, -normals[i].dot(vertices[i])) }
-        return max(m, 0)
+        // Outward normals: an edge's distance from the origin is n . v, positive inside.
+        for i in 0..<vertices.count { m = min(m, normals[i].dot(vertices[i])) }
+        return max(m, 0) + radius
     }
 }
