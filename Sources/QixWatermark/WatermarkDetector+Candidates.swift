@@ -80,7 +80,7 @@ extension WatermarkDetector {
         guard let best = list.first, best.z >= Self.neighbourZ else { return nil }
         for delta in Self.neighbourOffsets {
             let offset = (best.offset + delta + P.hopsPerFrame) % P.hopsPerFrame
-            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives, ) {
+            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives) {
                 return (payload, score, best.speed, offset)
             }
         }
