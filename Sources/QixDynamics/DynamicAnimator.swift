@@ -248,28 +248,9 @@ public final class DynamicAnimator {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 [UInt64](unsafeUninitializedCapacity: a.count + b.count) { out, count in
-                    var i = 0, j = 0, n = 0
-                    while i < a.count && j < b.count {
-                        if b[j] < a[i] {
-                            out[n] = b[j]
-                            j += 1
-                        } else {
-                            out[n] = a[i]
-                            i += 1
-                        }
-                        n += 1
-                    }
-                    while i < a.count {
-                        out[n] = a[i]
-                        i += 1
-                        n += 1
-                    }
-                    while j < b.count {
-                        out[n] = b[j]
-                        j += 1
-                        n += 1
-                    }
-                    count = n
+                    // An empty buffer may have no base address.
+                    if let base = out.baseAddress { PairKeySort.merge(a, b, into: base) }
+                    count = a.count + b.count
                 }
             }
         }

@@ -65,27 +65,8 @@ enum PairKeySort {
                     while r + 1 < starts.count {
                         let s = starts[r], m = starts[r + 1]
                         let e = r + 2 < starts.count ? starts[r + 2] : starts[r + 1]
-                        var i = s, j = m, o = s
-                        while i < m && j < e {
-                            if src[j] < src[i] {
-                                dst[o] = src[j]
-                                j += 1
-                            } else {
-                                dst[o] = src[i]
-                                i += 1
-                            }
-                            o += 1
-                        }
-                        while i < m {
-                            dst[o] = src[i]
-                            i += 1
-                            o += 1
-                        }
-                        while j < e {
-                            dst[o] = src[j]
-                            j += 1
-                            o += 1
-                        }
+                        merge(UnsafeBufferPointer(rebasing: src[s..<m]), UnsafeBufferPointer(rebasing: src[m..<e]),
+                              into: dst.baseAddress! + s)
                         merged.append(e)
                         r += 2
                     }
@@ -95,5 +76,31 @@ enum PairKeySort {
             swap(&source, &target)
         }
         keys = source
+    }
+
+    /// Merges sorted `a` and sorted `b` into `out` (room for both), ties taken from `a` first.
+    static func merge(_ a: UnsafeBufferPointer<UInt64>, _ b: UnsafeBufferPointer<UInt64>,
+                      into out: UnsafeMutablePointer<UInt64>) {
+        var i = 0, j = 0, o = 0
+        while i < a.count && j < b.count {
+            if b[j] < a[i] {
+                out[o] = b[j]
+                j += 1
+            } else {
+                out[o] = a[i]
+                i += 1
+            }
+            o += 1
+        }
+        while i < a.count {
+            out[o] = a[i]
+            i += 1
+            o += 1
+        }
+        while j < b.count {
+            out[o] = b[j]
+            j += 1
+            o += 1
+        }
     }
 }
