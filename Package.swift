@@ -39,7 +39,10 @@ let package = Package(
         // The analysis decimator's filter loop in C, built for baseline x86-64 and for AVX2
         // from one source (function attributes, no target flags), chosen at run time.
         .target(name: "CFilterKernel"),
-        .target(name: "QixAudio", dependencies: ["CFFTW", "CSndFile", "CSoxr", "CFLAC", "CFilterKernel"]),
+        // QixKit's own FLAC frame decoder (FLACFrameReader), faster than libFLAC on the 16-bit
+        // stereo recordings scans read; libFLAC takes every frame it refuses.
+        .target(name: "CFLACFrame"),
+        .target(name: "QixAudio", dependencies: ["CFFTW", "CSndFile", "CSoxr", "CFLAC", "CFilterKernel", "CFLACFrame"]),
         .target(
             name: "QixWatermark",
             dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),

@@ -1,0 +1,334 @@
+// The frame decoder, included twice by FLACFrame.c with `K(name)` naming the copy: for
+// baseline x86-64 and for x86-64-v3 (LZCNT, BMI2's flag-free shifts, MOVBE), which reads
+// Rice codes about a third faster. Integer code only: both copies give the same samples.
+
+// MARK: - Bit reader
+
+static inline uint64_t K(load_be64)(const uint8_t *p) {
+    uint64_t value;
+    memcpy(&value, p, 8);
+    return __builtin_bswap64(value);
+}
+
+// Afterwards at least 56 bits are valid.
+static inline void K(refill)(bit_reader *r) {
+    r->cache |= K(load_be64)(r->next <= r->limit ? r->next : r->limit) >> r->count;
+    r->next += (63 - r->count) >> 3;
+    r->count |= 56;
+}
+
+// n in 1 ... 32.
+static inline uint32_t K(read_bits)(bit_reader *r, unsigned n) {
+    if (r->count < n) K(refill)(r);
+    uint32_t value = (uint32_t)(r->cache >> (64 - n));
+    r->cache <<= n;
+    r->count -= n;
+    return value;
+}
+
+// n in 1 ... 32, two's complement.
+static inline int32_t K(read_signed)(bit_reader *r, unsigned n) {
+    uint32_t value = K(read_bits)(r, n);
+    return (int32_t)(value << (32 - n)) >> (32 - n);
+}
+
+// Zeros before the next one bit (which is consumed too). Stops counting at `limit` bytes.
+static inline uint32_t K(read_unary)(bit_reader *r) {
+    uint32_t zeros = 0;
+    for (;;) {
+        K(refill)(r);
+        unsigned q = r->cache ? (unsigned)__builtin_clzll(r->cache) : 64;
+        if (q < r->count) {
+            r->cache <<= q;
+            r->cache <<= 1;
+            r->count -= q + 1;
+            return zeros + q;
+        }
+        zeros += r->count;
+        r->cache = 0;
+        r->count = 0;
+        if (r->next > r->limit) return zeros;
+    }
+}
+
+// Bits read since `base`.
+static inline size_t K(bit_position)(const bit_reader *r, const uint8_t *base) {
+    return (size_t)(r->next - base) * 8 - r->count;
+}
+
+// MARK: - Residual
+
+// One Rice partition: `n` values with parameter `k` (0 ... 30), zigzag-mapped. A code is
+// q zeros, a one and k low bits; read as one (q + 1 + k)-bit number it is 2^k + low, so the
+// value q 2^k + low is that number plus (q - 1) 2^k: one shift per code. The refill and
+// the limit check are branch-free or never taken, leaving one dependency chain per code:
+// count leading zeros, add, shift.
+static int K(rice_partition)(bit_reader *r, int32_t *out, uint32_t n, unsigned k) {
+    const uint8_t *next = r->next, *limit = r->limit;
+    uint64_t cache = r->cache;
+    unsigned count = r->count;
+    if (next > limit) return 0;
+    const unsigned code_bits = k + 1;
+    const uint64_t one = (uint64_t)1 << k;
+    for (uint32_t i = 0; i < n; i++) {
+        cache |= K(load_be64)(next) >> count;
+        next += (63 - count) >> 3;
+        count |= 56;
+        unsigned q = cache ? (unsigned)__builtin_clzll(cache) : 64;
+        unsigned total = q + code_bits;
+        uint64_t value;
+        if (__builtin_expect(total <= count, 1)) {
+            value = (cache >> (64 - total)) + ((uint64_t)q << k) - one;
+            cache <<= total;
+            count -= total;
+        } else {
+            r->next = next;
+            r->cache = cache;
+            r->count = count;
+            uint64_t high = K(read_unary)(r);
+            value = (high << k) | (k ? K(read_bits)(r, k) : 0);
+            next = r->next;
+            cache = r->cache;
+            count = r->count;
+        }
+        if (__builtin_expect(next > limit, 0)) return 0;
+        out[i] = (int32_t)((uint32_t)(value >> 1) ^ (uint32_t)-(int64_t)(value & 1));
+    }
+    r->next = next;
+    r->cache = cache;
+    r->count = count;
+    return 1;
+}
+
+// The residual after `order` warm-up samples of a `blocksize` block, into out[order...].
+static int K(read_residual)(bit_reader *r, int32_t *out, uint32_t blocksize, uint32_t order) {
+    uint32_t method = K(read_bits)(r, 2);
+    if (method > 1) return 0;
+    unsigned parameter_bits = method == 0 ? 4 : 5;
+    unsigned escape = method == 0 ? 15 : 31;
+    unsigned partition_order = K(read_bits)(r, 4);
+    uint32_t partition_size = blocksize >> partition_order;
+    if ((partition_size << partition_order) != blocksize || partition_size < order) return 0;
+    uint32_t at = order;
+    for (uint32_t p = 0; p < (1u << partition_order); p++) {
+        uint32_t n = p == 0 ? partition_size - order : partition_size;
+        unsigned k = K(read_bits)(r, parameter_bits);
+        if (k == escape) {
+            unsigned width = K(read_bits)(r, 5);
+            if (width == 0) {
+                memset(out + at, 0, n * sizeof(int32_t));
+            } else {
+                for (uint32_t i = 0; i < n; i++) out[at + i] = K(read_signed)(r, width);
+            }
+            if (r->next > r->limit) return 0;
+        } else if (!K(rice_partition)(r, out + at, n, k)) {
+            return 0;
+        }
+        at += n;
+    }
+    return 1;
+}
+
+// MARK: - Prediction
+
+static void K(restore_lpc)(int32_t *s, uint32_t n, const int32_t *c, uint32_t order, unsigned shift) {
+    switch (order) {
+    case 1: LPC_LOOP(1) break;
+    case 2: LPC_LOOP(2) break;
+    case 3: LPC_LOOP(3) break;
+    case 4: LPC_LOOP(4) break;
+    case 5: LPC_LOOP(5) break;
+    case 6: LPC_LOOP(6) break;
+    case 7: LPC_LOOP(7) break;
+    case 8: LPC_LOOP(8) break;
+    case 9: LPC_LOOP(9) break;
+    case 10: LPC_LOOP(10) break;
+    case 11: LPC_LOOP(11) break;
+    case 12: LPC_LOOP(12) break;
+    default:
+        for (uint32_t i = order; i < n; i++) {
+            int64_t sum = 0;
+            for (uint32_t j = 0; j < order; j++) sum += (int64_t)c[j] * s[i - 1 - j];
+            s[i] += (int32_t)(sum >> shift);
+        }
+    }
+}
+
+// Returns 0 for orders it has no joint loop for.
+static int K(restore_lpc_pair)(int32_t *a, int32_t *b, uint32_t n, const subframe *fa, const subframe *fb) {
+    const int32_t *ca = fa->coefficients, *cb = fb->coefficients;
+    unsigned shift_a = fa->shift, shift_b = fb->shift;
+#if QIX_FLAC_PAIR_SIMD
+    if (fa->order == 8) {
+        LPC_PAIR_SIMD_ORDER8
+        return 1;
+    }
+#endif
+    switch (fa->order) {
+    case 4: LPC_PAIR_LOOP(4) return 1;
+    case 6: LPC_PAIR_LOOP(6) return 1;
+    case 8: LPC_PAIR_LOOP(8) return 1;
+    case 10: LPC_PAIR_LOOP(10) return 1;
+    case 12: LPC_PAIR_LOOP(12) return 1;
+    default: return 0;
+    }
+}
+
+// The fixed predictors of orders 0-4 (binomial coefficients).
+static void K(restore_fixed)(int32_t *s, uint32_t n, uint32_t order) {
+    switch (order) {
+    case 1: for (uint32_t i = 1; i < n; i++) s[i] += s[i - 1]; break;
+    case 2: for (uint32_t i = 2; i < n; i++) s[i] += 2 * s[i - 1] - s[i - 2]; break;
+    case 3: for (uint32_t i = 3; i < n; i++) s[i] += 3 * (s[i - 1] - s[i - 2]) + s[i - 3]; break;
+    case 4: for (uint32_t i = 4; i < n; i++) s[i] += 4 * (s[i - 1] + s[i - 3]) - 6 * s[i - 2] - s[i - 4]; break;
+    default: break;
+    }
+}
+
+static void K(restore)(int32_t *s, uint32_t n, const subframe *f) {
+    if (f->kind == SUBFRAME_FIXED) K(restore_fixed)(s, n, f->order);
+    else if (f->kind == SUBFRAME_LPC) K(restore_lpc)(s, n, f->coefficients, f->order, f->shift);
+    if (f->wasted) {
+        for (uint32_t i = 0; i < n; i++) s[i] = (int32_t)((uint32_t)s[i] << f->wasted);
+    }
+}
+
+// MARK: - Subframes
+
+// Reads a subframe's warm-up samples and residual into s (or its samples, when plain),
+// and into f how to predict the rest.
+static int K(read_subframe)(bit_reader *r, int32_t *s, uint32_t blocksize, unsigned bits, subframe *f) {
+    if (K(read_bits)(r, 1) != 0) return 0;
+    uint32_t type = K(read_bits)(r, 6);
+    f->wasted = 0;
+    if (K(read_bits)(r, 1)) {
+        f->wasted = K(read_unary)(r) + 1;
+        if (f->wasted >= bits) return 0;
+        bits -= f->wasted;
+    }
+    if (type == 0) {
+        f->kind = SUBFRAME_PLAIN;
+        int32_t value = K(read_signed)(r, bits);
+        for (uint32_t i = 0; i < blocksize; i++) s[i] = value;
+    } else if (type == 1) {
+        f->kind = SUBFRAME_PLAIN;
+        for (uint32_t i = 0; i < blocksize; i++) s[i] = K(read_signed)(r, bits);
+    } else if (type >= 8 && type <= 12) {
+        f->kind = SUBFRAME_FIXED;
+        f->order = type - 8;
+        if (f->order > blocksize) return 0;
+        for (uint32_t i = 0; i < f->order; i++) s[i] = K(read_signed)(r, bits);
+        if (!K(read_residual)(r, s, blocksize, f->order)) return 0;
+    } else if (type >= 32) {
+        f->kind = SUBFRAME_LPC;
+        f->order = (type & 31) + 1;
+        if (f->order > blocksize) return 0;
+        for (uint32_t i = 0; i < f->order; i++) s[i] = K(read_signed)(r, bits);
+        unsigned precision = K(read_bits)(r, 4) + 1;
+        if (precision == 16) return 0;
+        int32_t shift = K(read_signed)(r, 5);
+        if (shift < 0) return 0;
+        f->shift = (unsigned)shift;
+        for (uint32_t j = 0; j < f->order; j++) f->coefficients[j] = K(read_signed)(r, precision);
+        if (!K(read_residual)(r, s, blocksize, f->order)) return 0;
+    } else {
+        return 0;
+    }
+    return r->next <= r->limit;
+}
+
+// MARK: - Frames
+
+static qix_flac_frame_status K(decode_frame)(const uint8_t *data, size_t size,
+                                            const qix_flac_stream_info *stream,
+                                            int32_t *const *output, uint32_t capacity,
+                                            qix_flac_frame_header *header, size_t *consumed) {
+    // The longest header: 4 fixed bytes, a 7-byte coded number, 2 + 2 bytes of sizes, CRC-8.
+    if (size < 16) {
+        if (size < 2 || (data[0] == 0xff && (data[1] & 0xfe) == 0xf8)) return QIX_FLAC_FRAME_NEED_MORE;
+        return QIX_FLAC_FRAME_REFUSED;
+    }
+    if (data[0] != 0xff || (data[1] & 0xfe) != 0xf8) return QIX_FLAC_FRAME_REFUSED;
+    unsigned size_code = data[2] >> 4, rate_code = data[2] & 15;
+    unsigned assignment = data[3] >> 4, bits_code = (data[3] >> 1) & 7;
+    if (size_code == 0 || rate_code == 15 || assignment > 10 || bits_code == 3 || (data[3] & 1)) return QIX_FLAC_FRAME_REFUSED;
+    // The frame or sample number, UTF-8 style: its length is all the decoder needs.
+    size_t at = 4;
+    unsigned lead = data[at], extra;
+    if (lead < 0x80) extra = 0;
+    else if (lead >= 0xc0 && lead < 0xe0) extra = 1;
+    else if (lead >= 0xe0 && lead < 0xf0) extra = 2;
+    else if (lead >= 0xf0 && lead < 0xf8) extra = 3;
+    else if (lead >= 0xf8 && lead < 0xfc) extra = 4;
+    else if (lead >= 0xfc && lead < 0xfe) extra = 5;
+    else if (lead == 0xfe) extra = 6;
+    else return QIX_FLAC_FRAME_REFUSED;
+    for (unsigned i = 1; i <= extra; i++) {
+        if ((data[at + i] & 0xc0) != 0x80) return QIX_FLAC_FRAME_REFUSED;
+    }
+    at += 1 + extra;
+    uint32_t blocksize;
+    if (size_code == 1) blocksize = 192;
+    else if (size_code <= 5) blocksize = 576u << (size_code - 2);
+    else if (size_code == 6) blocksize = (uint32_t)data[at++] + 1;
+    else if (size_code == 7) { blocksize = ((uint32_t)data[at] << 8 | data[at + 1]) + 1; at += 2; }
+    else blocksize = 256u << (size_code - 8);
+    uint32_t rate;
+    if (rate_code == 0) rate = stream->sample_rate;
+    else if (rate_code < 12) rate = sample_rates[rate_code];
+    else if (rate_code == 12) rate = (uint32_t)data[at++] * 1000;
+    else { rate = (uint32_t)data[at] << 8 | data[at + 1]; if (rate_code == 14) rate *= 10; at += 2; }
+    if (crc8(data, at) != data[at]) return QIX_FLAC_FRAME_REFUSED;
+    at += 1;
+    uint32_t channels = assignment < 8 ? assignment + 1 : 2;
+    uint32_t bits = bits_code == 0 ? stream->bits_per_sample : sample_sizes[bits_code];
+    if (channels != stream->channels || bits < 4 || bits > 24 || blocksize > capacity) return QIX_FLAC_FRAME_REFUSED;
+
+    bit_reader reader = {data + at, data + size + 8, 0, 0};
+    subframe subframes[8];
+    for (uint32_t c = 0; c < channels; c++) {
+        // The side channel carries one bit more.
+        unsigned extra_bit = (assignment == 8 || assignment == 10) ? c == 1 : assignment == 9 ? c == 0 : 0;
+        if (!K(read_subframe)(&reader, output[c], blocksize, bits + extra_bit, &subframes[c])) {
+            return K(bit_position)(&reader, data) > size * 8 ? QIX_FLAC_FRAME_NEED_MORE : QIX_FLAC_FRAME_REFUSED;
+        }
+    }
+    // Zero padding to the byte, then the CRC-16 of everything before it.
+    size_t position = K(bit_position)(&reader, data);
+    size_t padding = (8 - position % 8) % 8;
+    if (padding && K(read_bits)(&reader, (unsigned)padding) != 0) return QIX_FLAC_FRAME_REFUSED;
+    size_t end = (position + padding) / 8;
+    if (end + 2 > size || reader.next > reader.limit) return QIX_FLAC_FRAME_NEED_MORE;
+    if (crc16(data, end) != ((unsigned)data[end] << 8 | data[end + 1])) return QIX_FLAC_FRAME_REFUSED;
+
+    uint32_t c = 0;
+    if (channels >= 2 && subframes[0].kind == SUBFRAME_LPC && subframes[1].kind == SUBFRAME_LPC
+        && subframes[0].order == subframes[1].order && subframes[0].order < blocksize
+        && K(restore_lpc_pair)(output[0], output[1], blocksize, &subframes[0], &subframes[1])) {
+        for (; c < 2; c++) {
+            subframes[c].kind = SUBFRAME_PLAIN;
+            K(restore)(output[c], blocksize, &subframes[c]);
+        }
+    }
+    for (; c < channels; c++) K(restore)(output[c], blocksize, &subframes[c]);
+
+    int32_t *left = output[0], *right = channels > 1 ? output[1] : 0;
+    if (assignment == 8) {
+        for (uint32_t i = 0; i < blocksize; i++) right[i] = left[i] - right[i];
+    } else if (assignment == 9) {
+        for (uint32_t i = 0; i < blocksize; i++) left[i] += right[i];
+    } else if (assignment == 10) {
+        for (uint32_t i = 0; i < blocksize; i++) {
+            int32_t side = right[i];
+            int32_t mid = (int32_t)((uint32_t)left[i] << 1) | (side & 1);
+            left[i] = (mid + side) >> 1;
+            right[i] = (mid - side) >> 1;
+        }
+    }
+    header->blocksize = blocksize;
+    header->sample_rate = rate;
+    header->channels = channels;
+    header->bits_per_sample = bits;
+    *consumed = end + 2;
+    return QIX_FLAC_FRAME_OK;
+}
