@@ -133,6 +133,12 @@ final class FLACFrameReader {
         (buffer + filled).update(repeating: 0, count: Int(QIX_FLAC_PADDING))
     }
 
+    /// A frame CRC-16 by carry-less multiplication folding (where the CPU has it) or by
+    /// tables, for tests comparing the two.
+    static func crc16(_ bytes: [UInt8], folded: Bool) -> UInt16 {
+        bytes.withUnsafeBufferPointer { qix_flac_crc16($0.baseAddress, $0.count, folded ? 1 : 0) }
+    }
+
     /// STREAMINFO and the byte offset of the first frame, from "fLaC" and the metadata
     /// block headers (RFC 9639 section 8); nil for anything else.
     private static func readMetadata(_ file: Int32) -> (qix_flac_stream_info, Int64)? {

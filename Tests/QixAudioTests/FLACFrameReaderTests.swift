@@ -67,6 +67,22 @@ struct FLACFrameReaderTests {
         #expect(try Self.decode("\(dir)/damaged.flac", channels: 2, frames: .own).streamError == "frame CRC mismatch")
     }
 
+    @Test("the folded CRC-16 equals the tables' at every length, and both give the check value")
+    func crc16() {
+        // CRC-16/BUYPASS (FLAC's frame CRC) of "123456789" is 0xFEE8.
+        #expect(FLACFrameReader.crc16(Array("123456789".utf8), folded: true) == 0xFEE8)
+        #expect(FLACFrameReader.crc16(Array("123456789".utf8), folded: false) == 0xFEE8)
+        var state: UInt64 = 99
+        let bytes = (0..<5_000).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for count in Array(0..<300) + [1_000, 4_999] {
+            let prefix = Array(bytes[0..<count])
+            #expect(FLACFrameReader.crc16(prefix, folded: true) == FLACFrameReader.crc16(prefix, folded: false), "\(count) bytes")
+        }
+    }
+
     static let frames = 70_000
     static let rate = 44_100
 

@@ -48,4 +48,8 @@ qix_flac_frame_status qix_flac_decode_frame_portable(const uint8_t *data, size_t
                                                      int32_t *const *output, uint32_t capacity,
                                                      qix_flac_frame_header *header, size_t *consumed);
 
+/// The frame CRC-16 (polynomial 0x8005, as FLAC uses it), by carry-less multiplication
+/// folding when `folded` and the CPU has it, else by tables: for tests comparing the two.
+uint16_t qix_flac_crc16(const uint8_t *data, size_t count, int32_t folded);
+
 #endif
