@@ -134,6 +134,11 @@ typedef struct {
     unsigned count;
 } bit_reader;
 
+// A Rice code's value back to a signed residual: 0, 1, 2, 3, 4 ... are 0, -1, 1, -2, 2 ...
+static inline __attribute__((always_inline)) int32_t unfold_sign(uint64_t value) {
+    return (int32_t)((uint32_t)(value >> 1) ^ (uint32_t)-(int64_t)(value & 1));
+}
+
 // How a subframe predicts its samples, kept from parsing until its CRC is checked.
 typedef struct {
     enum { SUBFRAME_PLAIN, SUBFRAME_FIXED, SUBFRAME_LPC } kind;

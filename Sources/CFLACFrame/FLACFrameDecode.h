@@ -83,7 +83,7 @@ static int K(rice_partition)(bit_reader *r, int32_t *out, uint32_t n, unsigned k
             value = (cache >> (64 - total)) + ((uint64_t)q << k) - one;
             cache <<= total;
             count -= total;
-            out[i++] = (int32_t)((uint32_t)(value >> 1) ^ (uint32_t)-(int64_t)(value & 1));
+            out[i++] = unfold_sign(value);
             if (__builtin_expect(i < n, 1)) {
                 q = cache ? (unsigned)__builtin_clzll(cache) : 64;
                 total = q + code_bits;
@@ -91,7 +91,7 @@ static int K(rice_partition)(bit_reader *r, int32_t *out, uint32_t n, unsigned k
                     value = (cache >> (64 - total)) + ((uint64_t)q << k) - one;
                     cache <<= total;
                     count -= total;
-                    out[i++] = (int32_t)((uint32_t)(value >> 1) ^ (uint32_t)-(int64_t)(value & 1));
+                    out[i++] = unfold_sign(value);
                 }
             }
         } else {
@@ -103,7 +103,7 @@ static int K(rice_partition)(bit_reader *r, int32_t *out, uint32_t n, unsigned k
             next = r->next;
             cache = r->cache;
             count = r->count;
-            out[i++] = (int32_t)((uint32_t)(value >> 1) ^ (uint32_t)-(int64_t)(value & 1));
+            out[i++] = unfold_sign(value);
         }
         if (__builtin_expect(next > limit, 0)) return 0;
     }
