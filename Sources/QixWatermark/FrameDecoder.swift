@@ -32,11 +32,13 @@ struct FrameDecoder {
     /// The decoded ID and its score (normalised correlation of all tiles with the
     /// re-encoded frame), or nil when the keyed check fails: on the most likely bits, then
     /// on up to `alternatives` runners-up (single detours), or with `listSize` > 0 on the
-    /// list Viterbi decoder's `listSize` best paths; each one more 2^-24 chance for noise.
-    func decode(tiles: [Float], alternatives: Int = 0, listSize: Int = 0) -> (payload: WatermarkPayload, score: Float)? {
+    /// list Viterbi decoder's `listSize` best paths; each one more 2^-24 chance for noise,
+    /// counted in `checks`.
+    func decode(tiles: [Float], alternatives: Int = 0, listSize: Int = 0, checks: inout Int) -> (payload: WatermarkPayload, score: Float)? {
         let soft = softBits(tiles)
         func verified(_ candidates: some Sequence<[UInt8]>) -> (payload: WatermarkPayload, score: Float)? {
             for bits in candidates {
+                checks += 1
                 if let payload = WatermarkPayload.verify(bits, key: key) {
                     return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
                 }

@@ -70,6 +70,11 @@ public final class StreamingDetector {
         frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
     }
 
+    /// Searches of the held window made so far (one per period of audio).
+    public private(set) var searches = 0
+    /// Keyed checks made so far: times 2^-24, the bound on false IDs heard so far.
+    public var keyedChecks: Int { detector.keyedChecks }
+
     /// Stream seconds read so far.
     public var secondsRead: Double { Double(framesRead) / Double(inputRate) }
 
@@ -117,6 +122,7 @@ public final class StreamingDetector {
         let duration = Double(frontEnd.spectra.endHop) * SpectralFrontEnd.hopSeconds
         var heard: [Heard] = []
         // Detection times are stream seconds already: hops are numbered from the stream's start.
+        searches += 1
         for d in detector.detect(frontEnd.spectra, duration: duration).sorted(by: { ($0.start, $0.message) < ($1.start, $1.message) }) {
             if let last = lastHeard[d.message], d.start - last < absence {
                 lastHeard[d.message] = max(last, d.end)

@@ -30,7 +30,7 @@ struct DetectCommand: ParsableCommand {
     @Option(help: ArgumentHelp(ExpectOption.help, valueName: "ids"))
     var expect: [String] = []
 
-    @Flag(help: "Print the time spent decoding/analysing and searching each input on stderr.")
+    @Flag(help: "Print the time spent decoding/analysing and searching each input, and the keyed checks made, on stderr.")
     var timings = false
 
     @Flag(help: ArgumentHelp(
@@ -60,7 +60,7 @@ struct DetectCommand: ParsableCommand {
     /// Streams a file through a `RecordingDetector` block by block: bounded memory for
     /// recordings of any length.
     static func detect(path: String, with detector: WatermarkDetector, timings: Bool = false) throws -> ([WatermarkDetection], Double) {
-        let started = clock()
+        let started = clock(), checksBefore = detector.keyedChecks
         let reader = try AudioFileReader(path: path)
         let recording: RecordingDetector
         // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
@@ -76,7 +76,7 @@ struct DetectCommand: ParsableCommand {
         let detections = recording.finish(duration: duration)
         if timings {
             let seconds = Double(clock() - started) / Double(CLOCKS_PER_SEC)
-            StandardError.line("qix detect: \(path): \(seconds) CPU seconds for \(duration) s of audio (decode, analysis and search)")
+            StandardError.line("qix detect: \(path): \(seconds) CPU seconds for \(duration) s of audio (decode, analysis and search), \(detector.keyedChecks - checksBefore) keyed checks")
         }
         return (detections, duration)
     }

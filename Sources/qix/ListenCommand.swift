@@ -52,6 +52,11 @@ struct ListenCommand: ParsableCommand {
         discussion: "A little more heard in rooms and noise, for short listening such as --until-first: each window makes 2.4 times the keyed checks, so round-the-clock monitoring should leave it off."))
     var thorough = false
 
+    @Flag(help: ArgumentHelp(
+        "At the end, print on stderr the searches and keyed checks made.",
+        discussion: "Each keyed check is a 2^-24 chance of a false ID on audio without this key's mark; their count times 2^-24 bounds the false IDs of the whole listen."))
+    var stats = false
+
     func validate() throws {
         if let maxSeconds, !(maxSeconds > 0) { throw ValidationError("--max-seconds must be positive") }
     }
@@ -64,6 +69,7 @@ struct ListenCommand: ParsableCommand {
         let detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
                                              expected: try ExpectOption.parse(expect), listDecoding: thorough)
 
+        defer { if stats { StandardError.line(Self.statsLine(detector)) } }
         let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * channels)
         defer { block.deallocate() }
@@ -88,6 +94,14 @@ struct ListenCommand: ParsableCommand {
             if untilFirst { return }
         }
         if !heardAny && (untilFirst || maxSeconds != nil) { throw ExitCode(3) }
+    }
+
+    /// The `--stats` line: what was searched, and the false-ID bound it implies.
+    static func statsLine(_ detector: StreamingDetector) -> String {
+        let bound = Double(detector.keyedChecks) / Double(1 << 24)
+        let seconds = DetectCommand.rounded(detector.secondsRead)
+        return "qix listen: \(seconds) s of audio, \(detector.searches) searches, \(detector.keyedChecks) keyed checks:"
+            + " at most \(String(format: "%.1e", bound)) false IDs expected without this key's mark"
     }
 
     /// Prints one heard ID and flushes; false when stdout is gone (a closed pipe ends

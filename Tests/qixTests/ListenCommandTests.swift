@@ -74,6 +74,23 @@ struct ListenCommandTests {
         #expect(badFormat.status == 1 && badFormat.stderr.contains("(--format)"))
     }
 
+    @Test("--stats reports the searches and keyed checks of the listen and their false-ID bound")
+    func stats() throws {
+        // 12 s of random 48 kHz samples: one search per second once a frame is held.
+        var random = SystemRandomNumberGenerator()
+        let noise = Data((0..<(48_000 * 2 * 12)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let result = try QixProcess.run(["listen", "--stats"], stdin: noise)
+        #expect(result.status == 0 && result.stdout.isEmpty, "\(result.stderr)")
+        let line = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("qix listen: ") })
+        let words = line.split(separator: " ")
+        let searches = try #require(words.firstIndex(of: "searches,").flatMap { Int(words[$0 - 1]) })
+        let checks = try #require(words.firstIndex(of: "keyed").flatMap { Int(words[$0 - 1]) })
+        #expect(line.hasPrefix("qix listen: 12.0 s of audio"), "\(line)")
+        #expect((8...10).contains(searches), "\(line)")
+        #expect(checks > 0 && line.contains("false IDs expected"), "\(line)")
+        #expect(try QixProcess.run(["listen"], stdin: noise).stderr.contains("keyed checks") == false)
+    }
+
     @Test("--expect listens for the named IDs too; a malformed ID is refused before reading")
     func expectedIDs() throws {
         let (dir, file) = try Self.marked()
