@@ -33,12 +33,13 @@ struct FrameDecoder {
     /// re-encoded frame), or nil when the keyed check fails: on the most likely bits, then
     /// on up to `alternatives` runners-up (single detours), or with `listSize` > 0 on the
     /// list Viterbi decoder's `listSize` best paths; each one more 2^-24 chance for noise,
-    /// counted in `checks`.
-    func decode(tiles: [Float], alternatives: Int = 0, listSize: Int = 0, checks: inout Int) -> (payload: WatermarkPayload, score: Float)? {
+    /// recorded in `checks`.
+    func decode(tiles: [Float], alternatives: Int = 0, listSize: Int = 0,
+                checks: inout KeyedCheckCount) -> (payload: WatermarkPayload, score: Float)? {
         let soft = softBits(tiles)
         func verified(_ candidates: some Sequence<[UInt8]>) -> (payload: WatermarkPayload, score: Float)? {
             for bits in candidates {
-                checks += 1
+                checks.record(bits)
                 if let payload = WatermarkPayload.verify(bits, key: key) {
                     return (payload, score(tiles: tiles, chips: layout.chips(for: payload, key: key)))
                 }

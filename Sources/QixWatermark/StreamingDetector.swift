@@ -72,8 +72,8 @@ public final class StreamingDetector {
 
     /// Searches of the held window made so far (one per period of audio).
     public private(set) var searches = 0
-    /// Keyed checks made so far: times 2^-24, the bound on false IDs heard so far.
-    public var keyedChecks: Int { detector.keyedChecks }
+    /// Keyed checks made so far; their distinct candidates times 2^-24 bound the false IDs.
+    public var keyedChecks: KeyedCheckCount { detector.keyedChecks }
 
     /// Stream seconds read so far.
     public var secondsRead: Double { Double(framesRead) / Double(inputRate) }

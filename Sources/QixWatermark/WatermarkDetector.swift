@@ -43,10 +43,10 @@ public final class WatermarkDetector {
     /// IDs the caller expects (the campaigns on air), each also looked for by its whole
     /// keyed pattern; empty for a blind search only.
     public let expected: [UInt32]
-    /// Keyed checks made so far (every Viterbi path tested against the key). On audio
-    /// without this key's mark each is a 2^-24 chance of a false ID, so this count times
-    /// 2^-24 bounds the false IDs of all that was searched (docs/watermark.md, section 4).
-    public private(set) var keyedChecks = 0
+    /// Keyed checks made so far (every Viterbi path tested against the key), and how many
+    /// tested a candidate not tested just before: on audio without this key's mark each new
+    /// one is a 2^-24 chance of a false ID (docs/watermark.md, section 4).
+    public private(set) var keyedChecks = KeyedCheckCount()
     /// A window shows an expected ID when the normalised correlation of its tiles with
     /// the ID's chips (the decoder's score, about N(0, 1) without that mark) reaches this
     /// at the offset where the whole pattern correlates best (see `expected`).

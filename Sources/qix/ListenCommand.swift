@@ -54,7 +54,7 @@ struct ListenCommand: ParsableCommand {
 
     @Flag(help: ArgumentHelp(
         "At the end, print on stderr the searches and keyed checks made.",
-        discussion: "Each keyed check is a 2^-24 chance of a false ID on audio without this key's mark; their count times 2^-24 bounds the false IDs of the whole listen."))
+        discussion: "Each keyed check of a new candidate is a 2^-24 chance of a false ID on audio without this key's mark (a candidate checked again gives the same answer): their count times 2^-24 bounds the false IDs of the whole listen."))
     var stats = false
 
     func validate() throws {
@@ -98,10 +98,11 @@ struct ListenCommand: ParsableCommand {
 
     /// The `--stats` line: what was searched, and the false-ID bound it implies.
     static func statsLine(_ detector: StreamingDetector) -> String {
-        let bound = Double(detector.keyedChecks) / Double(1 << 24)
+        let count = detector.keyedChecks
+        let bound = Double(count.distinct) / Double(1 << 24)
         let seconds = DetectCommand.rounded(detector.secondsRead)
-        return "qix listen: \(seconds) s of audio, \(detector.searches) searches, \(detector.keyedChecks) keyed checks:"
-            + " at most \(String(format: "%.1e", bound)) false IDs expected without this key's mark"
+        return "qix listen: \(seconds) s of audio, \(detector.searches) searches, \(count.checks) keyed checks"
+            + " of \(count.distinct) distinct candidates: at most \(String(format: "%.1e", bound)) false IDs expected without this key's mark"
     }
 
     /// Prints one heard ID and flushes; false when stdout is gone (a closed pipe ends

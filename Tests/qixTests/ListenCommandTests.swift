@@ -85,6 +85,8 @@ struct ListenCommandTests {
         let words = line.split(separator: " ")
         let searches = try #require(words.firstIndex(of: "searches,").flatMap { Int(words[$0 - 1]) })
         let checks = try #require(words.firstIndex(of: "keyed").flatMap { Int(words[$0 - 1]) })
+        let distinct = try #require(words.firstIndex(of: "distinct").flatMap { Int(words[$0 - 1]) })
+        #expect(distinct > 0 && distinct <= checks, "\(line)")
         #expect(line.hasPrefix("qix listen: 12.0 s of audio"), "\(line)")
         #expect((8...10).contains(searches), "\(line)")
         #expect(checks > 0 && line.contains("false IDs expected"), "\(line)")
