@@ -139,6 +139,12 @@ static inline __attribute__((always_inline)) int32_t unfold_sign(uint64_t value)
     return (int32_t)((uint32_t)(value >> 1) ^ (uint32_t)-(int64_t)(value & 1));
 }
 
+// a + b as the hardware adds, wrapping: a CRC-valid but hostile frame can push a
+// prediction past 32 bits, which is undefined behaviour in signed C arithmetic.
+static inline __attribute__((always_inline)) int32_t wrapping_add(int32_t a, int32_t b) {
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
 // How a subframe predicts its samples, kept from parsing until its CRC is checked.
 typedef struct {
     enum { SUBFRAME_PLAIN, SUBFRAME_FIXED, SUBFRAME_LPC } kind;
@@ -169,7 +175,7 @@ typedef struct {
                 QIX_OPAQUE(sum);                                                     \
             }                                                                        \
             sum += (int64_t)c[0] * last;                                             \
-            last = s[i] + (int32_t)(sum >> shift);                                   \
+            last = wrapping_add(s[i], (int32_t)(sum >> shift));                     \
             s[i] = last;                                                             \
         }                                                                            \
     }
@@ -189,8 +195,8 @@ typedef struct {
             }                                                                        \
             sum_a += (int64_t)ca[0] * last_a;                                        \
             sum_b += (int64_t)cb[0] * last_b;                                        \
-            last_a = a[i] + (int32_t)(sum_a >> shift_a);                             \
-            last_b = b[i] + (int32_t)(sum_b >> shift_b);                             \
+            last_a = wrapping_add(a[i], (int32_t)(sum_a >> shift_a));               \
+            last_b = wrapping_add(b[i], (int32_t)(sum_b >> shift_b));               \
             a[i] = last_a;                                                           \
             b[i] = last_b;                                                           \
         }                                                                            \

@@ -162,7 +162,7 @@ static void K(restore_lpc)(int32_t *s, uint32_t n, const int32_t *c, uint32_t or
         for (uint32_t i = order; i < n; i++) {
             int64_t sum = 0;
             for (uint32_t j = 0; j < order; j++) sum += (int64_t)c[j] * s[i - 1 - j];
-            s[i] += (int32_t)(sum >> shift);
+            s[i] = wrapping_add(s[i], (int32_t)(sum >> shift));
         }
     }
 }
@@ -187,13 +187,14 @@ static int K(restore_lpc_pair)(int32_t *a, int32_t *b, uint32_t n, const subfram
     }
 }
 
-// The fixed predictors of orders 0-4 (binomial coefficients).
+// The fixed predictors of orders 0-4 (binomial coefficients), in wrapping arithmetic.
 static void K(restore_fixed)(int32_t *s, uint32_t n, uint32_t order) {
+    uint32_t *u = (uint32_t *)s;
     switch (order) {
-    case 1: for (uint32_t i = 1; i < n; i++) s[i] += s[i - 1]; break;
-    case 2: for (uint32_t i = 2; i < n; i++) s[i] += 2 * s[i - 1] - s[i - 2]; break;
-    case 3: for (uint32_t i = 3; i < n; i++) s[i] += 3 * (s[i - 1] - s[i - 2]) + s[i - 3]; break;
-    case 4: for (uint32_t i = 4; i < n; i++) s[i] += 4 * (s[i - 1] + s[i - 3]) - 6 * s[i - 2] - s[i - 4]; break;
+    case 1: for (uint32_t i = 1; i < n; i++) u[i] += u[i - 1]; break;
+    case 2: for (uint32_t i = 2; i < n; i++) u[i] += 2 * u[i - 1] - u[i - 2]; break;
+    case 3: for (uint32_t i = 3; i < n; i++) u[i] += 3 * (u[i - 1] - u[i - 2]) + u[i - 3]; break;
+    case 4: for (uint32_t i = 4; i < n; i++) u[i] += 4 * (u[i - 1] + u[i - 3]) - 6 * u[i - 2] - u[i - 4]; break;
     default: break;
     }
 }
@@ -327,15 +328,15 @@ static qix_flac_frame_status K(decode_frame)(const uint8_t *data, size_t size,
 
     int32_t *left = output[0], *right = channels > 1 ? output[1] : 0;
     if (assignment == 8) {
-        for (uint32_t i = 0; i < blocksize; i++) right[i] = left[i] - right[i];
+        for (uint32_t i = 0; i < blocksize; i++) right[i] = (int32_t)((uint32_t)left[i] - (uint32_t)right[i]);
     } else if (assignment == 9) {
-        for (uint32_t i = 0; i < blocksize; i++) left[i] += right[i];
+        for (uint32_t i = 0; i < blocksize; i++) left[i] = wrapping_add(left[i], right[i]);
     } else if (assignment == 10) {
         for (uint32_t i = 0; i < blocksize; i++) {
-            int32_t side = right[i];
-            int32_t mid = (int32_t)((uint32_t)left[i] << 1) | (side & 1);
-            left[i] = (mid + side) >> 1;
-            right[i] = (mid - side) >> 1;
+            int64_t side = right[i];
+            int64_t mid = (int64_t)left[i] * 2 + (side & 1);
+            left[i] = (int32_t)((mid + side) >> 1);
+            right[i] = (int32_t)((mid - side) >> 1);
         }
     }
     header->blocksize = blocksize;
