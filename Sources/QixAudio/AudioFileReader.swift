@@ -38,9 +38,8 @@ public final class AudioFileReader {
     }
 
     /// Opens `path`; with `decodesFLACDirectly` false, FLAC goes through libsndfile too
-    /// (the reference the direct decoder is tested against), and `flacFrames` picks who
-    /// decodes the frames when it is true.
-    init(path: String, decodesFLACDirectly: Bool, flacFrames: FLACDecoder.Frames = .own) throws {
+    /// (the reference the direct decoder is tested against).
+    init(path: String, decodesFLACDirectly: Bool) throws {
         var sfInfo = SF_INFO()
         let opened: OpaquePointer?
         var regularFile = false
@@ -86,7 +85,7 @@ public final class AudioFileReader {
         self.handle = handle
         self.info = info
         self.checksLength = ["WAV", "WAVEX", "RF64", "W64", "AIFF", "AU", "CAF", "FLAC"].contains(info.container)
-        flac = decodesFLACDirectly && regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels, frames: flacFrames) : nil
+        flac = decodesFLACDirectly && regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels) : nil
         // Integer files read as floats in [-1, 1); float files keep their values.
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
     }

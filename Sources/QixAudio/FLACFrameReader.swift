@@ -67,8 +67,10 @@ final class FLACFrameReader {
         self.portable = portable
         stream = info
         bufferOffset = firstFrame
+        // Only what the decoder reads is written: the file bytes and the padding after them
+        // (zeroed on every refill), not all 4 MB for every recording opened.
         buffer = .allocate(capacity: Self.bufferCapacity + Int(QIX_FLAC_PADDING))
-        buffer.initialize(repeating: 0, count: Self.bufferCapacity + Int(QIX_FLAC_PADDING))
+        buffer.initialize(repeating: 0, count: Int(QIX_FLAC_PADDING))
         writablePlanes = .allocate(capacity: channels)
         planes = .allocate(capacity: channels)
         for c in 0..<channels {
