@@ -60,7 +60,9 @@ struct DetectCommand: ParsableCommand {
     /// Streams a file through a `RecordingDetector` block by block: bounded memory for
     /// recordings of any length.
     static func detect(path: String, with detector: WatermarkDetector, timings: Bool = false) throws -> ([WatermarkDetection], Double) {
-        let started = clock(), before = detector.keyedChecks
+        // The two counts, not the count itself: a copy would make the detector's next check
+        // duplicate its whole set of recent candidates.
+        let started = clock(), checksBefore = detector.keyedChecks.checks, distinctBefore = detector.keyedChecks.distinct
         let reader = try AudioFileReader(path: path)
         let recording: RecordingDetector
         // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
@@ -76,7 +78,7 @@ struct DetectCommand: ParsableCommand {
         let detections = recording.finish(duration: duration)
         if timings {
             let seconds = Double(clock() - started) / Double(CLOCKS_PER_SEC)
-            StandardError.line("qix detect: \(path): \(seconds) CPU seconds for \(duration) s of audio (decode, analysis and search), \(detector.keyedChecks.checks - before.checks) keyed checks of \(detector.keyedChecks.distinct - before.distinct) distinct candidates")
+            StandardError.line("qix detect: \(path): \(seconds) CPU seconds for \(duration) s of audio (decode, analysis and search), \(detector.keyedChecks.checks - checksBefore) keyed checks of \(detector.keyedChecks.distinct - distinctBefore) distinct candidates")
         }
         return (detections, duration)
     }
