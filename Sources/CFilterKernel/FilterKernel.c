@@ -1,4 +1,4 @@
-// QixAudio's polyphase decimation loop built twice from one source (PolyphaseRun.h): for
+// QixAudio's polyphase resampling loop built twice from one source (PolyphaseRun.h): for
 // baseline x86-64 and, on x86-64, for AVX2 (one 256-bit register per eight lanes, three-
 // operand instructions). QixAudio picks one once (`qix_filter_avx2_supported`). No target
 // flags in Package.swift: the AVX2 copy gets its instruction set from a function attribute,

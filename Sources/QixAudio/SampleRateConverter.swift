@@ -3,48 +3,85 @@
 public protocol SampleRateConverter: AnyObject {
     /// Converts one block of interleaved input, appending the frames produced to `output`.
     func process(_ input: UnsafeBufferPointer<Float>, into output: inout [Float])
+    /// Converts one block given as one buffer per channel (all the same length), appending
+    /// interleaved frames to `output`: for callers that hold their channels apart.
+    func process(planar channels: [UnsafeBufferPointer<Float>], into output: inout [Float])
     /// Drains the filter at the end of the stream, appending the last frames to `output`.
     func flush(into output: inout [Float])
+}
+
+extension SampleRateConverter {
+    /// Interleaves the channels and converts them as one block.
+    public func process(planar channels: [UnsafeBufferPointer<Float>], into output: inout [Float]) {
+        let count = channels.count, frames = channels.first?.count ?? 0
+        guard frames > 0 else { return }
+        var interleaved = [Float](repeating: 0, count: frames * count)
+        for (c, channel) in channels.enumerated() {
+            for i in 0..<frames { interleaved[i &* count &+ c] = channel[i] }
+        }
+        interleaved.withUnsafeBufferPointer { process($0, into: &output) }
+    }
 }
 
 extension Resampler: SampleRateConverter {}
 
 /// Converters to 16 kHz (or another lower rate) for analysis that reads only the band up to
-/// `readBandEnd` Hz: a `PolyphaseDecimator` per channel where the ratio allows, else soxr's
+/// `readBandEnd` Hz: a `PolyphaseResampler` per channel where the ratio allows, else soxr's
 /// `analysis` filter; upsampling gets soxr's medium quality.
 public enum AnalysisConversion {
     /// A converter of `channels` interleaved channels from `inputRate` to `outputRate`, or nil
-    /// when the rates are equal. `attenuation` is the decimator's stopband (dB).
+    /// when the rates are equal. `attenuation` is the polyphase filter's stopband (dB).
     public static func converter(from inputRate: Int, to outputRate: Int, channels: Int,
                                  readBandEnd: Double, attenuation: Double = 60) throws -> SampleRateConverter? {
         if inputRate == outputRate { return nil }
         if inputRate > outputRate,
-           let decimator = InterleavedDecimator(channels: channels, inputRate: inputRate, outputRate: outputRate,
-                                                readBandEnd: readBandEnd, attenuation: attenuation) {
-            return decimator
+           let polyphase = InterleavedPolyphaseResampler(channels: channels, inputRate: inputRate, outputRate: outputRate,
+                                                         passbandEnd: readBandEnd,
+                                                         stopbandBegin: Double(outputRate) - readBandEnd,
+                                                         attenuation: attenuation) {
+            return polyphase
         }
         return try Resampler(inputRate: Double(inputRate), outputRate: Double(outputRate), channels: channels,
                              quality: inputRate > outputRate ? .analysis : .medium)
     }
+
+    /// A converter up from `inputRate` for a signal that holds nothing above `bandEnd` Hz (the
+    /// watermark embedder's delta), or nil when the rates are equal: a `PolyphaseResampler` per
+    /// channel whose stopband begins at the band's first image, `inputRate - bandEnd`, where the
+    /// ratio allows (24 taps from 16 to 44.1 kHz, against soxr's longer listening filters), else
+    /// soxr's `analysis` filter. Down (an output rate under `inputRate`) it is soxr's medium
+    /// quality, which keeps the whole output band.
+    public static func bandLimitedConverter(from inputRate: Int, to outputRate: Int, channels: Int,
+                                            bandEnd: Double, attenuation: Double = 72) throws -> SampleRateConverter? {
+        if inputRate == outputRate { return nil }
+        if inputRate < outputRate,
+           let polyphase = InterleavedPolyphaseResampler(channels: channels, inputRate: inputRate, outputRate: outputRate,
+                                                         passbandEnd: bandEnd,
+                                                         stopbandBegin: Double(inputRate) - bandEnd,
+                                                         attenuation: attenuation) {
+            return polyphase
+        }
+        return try Resampler(inputRate: Double(inputRate), outputRate: Double(outputRate), channels: channels,
+                             quality: inputRate < outputRate ? .analysis : .medium)
+    }
 }
 
-/// One `PolyphaseDecimator` per channel behind the interleaved `SampleRateConverter` interface:
-/// each block is split into channels, decimated, and interleaved again.
-final class InterleavedDecimator: SampleRateConverter {
-    private let channels: [PolyphaseDecimator]
+/// One `PolyphaseResampler` per channel behind the interleaved `SampleRateConverter` interface:
+/// each block is split into channels, converted, and interleaved again.
+final class InterleavedPolyphaseResampler: SampleRateConverter {
+    private let channels: [PolyphaseResampler]
     private var split: [Float] = []
     private var outputs: [[Float]]
 
-    /// Decimators that keep the band to `readBandEnd` and let what lies between the output's
-    /// Nyquist and `outputRate - readBandEnd` fold onto the unread top; nil where
-    /// `PolyphaseDecimator` refuses the ratio.
-    init?(channels count: Int, inputRate: Int, outputRate: Int, readBandEnd: Double, attenuation: Double) {
-        var made: [PolyphaseDecimator] = []
+    /// Converters with the given band edges (see `PolyphaseResampler.init`); nil where
+    /// `PolyphaseResampler` refuses the ratio or the edges.
+    init?(channels count: Int, inputRate: Int, outputRate: Int, passbandEnd: Double, stopbandBegin: Double,
+          attenuation: Double) {
+        var made: [PolyphaseResampler] = []
         for _ in 0..<max(1, count) {
-            guard let decimator = PolyphaseDecimator(inputRate: inputRate, outputRate: outputRate, passbandEnd: readBandEnd,
-                                                     stopbandBegin: Double(outputRate) - readBandEnd,
-                                                     attenuation: attenuation) else { return nil }
-            made.append(decimator)
+            guard let converter = PolyphaseResampler(inputRate: inputRate, outputRate: outputRate, passbandEnd: passbandEnd,
+                                                     stopbandBegin: stopbandBegin, attenuation: attenuation) else { return nil }
+            made.append(converter)
         }
         channels = made
         outputs = [[Float]](repeating: [], count: made.count)
@@ -81,7 +118,22 @@ final class InterleavedDecimator: SampleRateConverter {
         interleave(into: &output)
     }
 
-    /// Every channel's decimator has produced the same number of samples (same input count).
+    /// Converts each channel straight from its own buffer: no split.
+    func process(planar input: [UnsafeBufferPointer<Float>], into output: inout [Float]) {
+        precondition(input.count == channels.count, "one buffer per channel")
+        if channels.count == 1 {
+            channels[0].process(input[0], into: &output)
+            return
+        }
+        guard let frames = input.first?.count, frames > 0 else { return }
+        for c in channels.indices {
+            outputs[c].removeAll(keepingCapacity: true)
+            channels[c].process(input[c], into: &outputs[c])
+        }
+        interleave(into: &output)
+    }
+
+    /// Every channel's converter has produced the same number of samples (same input count).
     private func interleave(into output: inout [Float]) {
         let count = channels.count, frames = outputs[0].count
         let first = output.count

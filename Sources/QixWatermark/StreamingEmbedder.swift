@@ -35,11 +35,14 @@ public final class StreamingEmbedder {
     private static let lookahead = 4 * samplesPerSlot
     /// 16 kHz frames handed to the up-sampler at once.
     private static let releaseBlock = 16_384
+    /// Where the delta's spectrum ends at 16 kHz, with margin: the top band's last bin is at
+    /// 6.22 kHz, and the synthesis window's leakage beyond it is far under the mark.
+    static let deltaBandEnd = 6400.0
 
     private let chips: [Float]
     private let targetSNR: Double
     private let down: SampleRateConverter?
-    private let up: Resampler?
+    private let up: SampleRateConverter?
     /// 16 kHz mono mix, and each channel when there are several, from global sample `base16`.
     private var mix16: [Float] = []
     private var channel16: [[Float]]
@@ -67,17 +70,15 @@ public final class StreamingEmbedder {
         self.channels = channels
         chips = embedder.chips
         targetSNR = embedder.targetSNR
-        let needsConversion = sampleRate != P.sampleRate
         // From a higher rate, both ways may use cheaper filters than listening needs: the plan
         // reads the band to 6 kHz (down: the detector's decimator, flat to 6.3 kHz), the delta
-        // holds nothing above 6 kHz (up: soxr's analysis filter, flat to 6.4 kHz; its images
-        // start at 10 kHz, inside the stopband), and folded host energy only raises the
-        // file's full-band SNR above what the 16 kHz hold targets.
-        let quality: Resampler.Quality = sampleRate > P.sampleRate ? .analysis : .medium
+        // holds nothing above 6.25 kHz (up: a polyphase filter flat to 6.4 kHz whose stopband,
+        // 72 dB, starts at the band's first image, 9.6 kHz), and folded host energy only raises
+        // the file's full-band SNR above what the 16 kHz hold targets.
         down = try AnalysisConversion.converter(from: sampleRate, to: P.sampleRate, channels: channels,
                                                 readBandEnd: SpectralFrontEnd.readBandEnd)
-        up = needsConversion ? try Resampler(inputRate: Double(P.sampleRate), outputRate: Double(sampleRate),
-                                             channels: channels, quality: quality) : nil
+        up = try AnalysisConversion.bandLimitedConverter(from: P.sampleRate, to: sampleRate, channels: channels,
+                                                         bandEnd: Self.deltaBandEnd)
         channel16 = [[Float]](repeating: [], count: channels > 1 ? channels : 0)
         delta16 = [[Float]](repeating: [], count: channels)
     }
@@ -309,29 +310,30 @@ public final class StreamingEmbedder {
         var from = deltaBase
         while from < end {
             let count = min(Self.releaseBlock, end - from)
-            // Every value is written below: resize only when the block size changes.
-            if interleaved.count != count * channels { interleaved = [Float](repeating: 0, count: count * channels) }
-            interleaved.withUnsafeMutableBufferPointer { out in
-                if channels == 2 {
-                    delta16[0].withUnsafeBufferPointer { left in
-                        delta16[1].withUnsafeBufferPointer { right in
-                            Self.interleave(left.baseAddress! + (from - deltaBase), right.baseAddress! + (from - deltaBase),
-                                            count: count, into: out.baseAddress!)
-                        }
-                    }
-                    return
-                }
-                for c in 0..<channels {
-                    delta16[c].withUnsafeBufferPointer { d in
-                        for i in 0..<count { out[i * channels + c] = d[from - deltaBase + i] }
-                    }
-                }
-            }
+            let offset = from - deltaBase
             if let up {
                 converted.removeAll(keepingCapacity: true)
-                up.process(interleaved, into: &converted)
+                withChannelBuffers(delta16, range: offset..<(offset + count)) { up.process(planar: $0, into: &converted) }
                 try send(delta: converted, output: output)
             } else {
+                // Every value is written below: resize only when the block size changes.
+                if interleaved.count != count * channels { interleaved = [Float](repeating: 0, count: count * channels) }
+                interleaved.withUnsafeMutableBufferPointer { out in
+                    if channels == 2 {
+                        delta16[0].withUnsafeBufferPointer { left in
+                            delta16[1].withUnsafeBufferPointer { right in
+                                Self.interleave(left.baseAddress! + offset, right.baseAddress! + offset,
+                                                count: count, into: out.baseAddress!)
+                            }
+                        }
+                        return
+                    }
+                    for c in 0..<channels {
+                        delta16[c].withUnsafeBufferPointer { d in
+                            for i in 0..<count { out[i * channels + c] = d[offset + i] }
+                        }
+                    }
+                }
                 try send(delta: interleaved, output: output)
             }
             from += count
@@ -341,6 +343,21 @@ public final class StreamingEmbedder {
             for c in 0..<channels { delta16[c].removeFirst(min(done, delta16[c].count)) }
             deltaBase = end
         }
+    }
+
+    /// Calls `body` with `range` of every array, as buffers (the arrays stay put meanwhile).
+    private func withChannelBuffers(_ arrays: [[Float]], range: Range<Int>,
+                                    _ body: ([UnsafeBufferPointer<Float>]) -> Void) {
+        func nest(_ c: Int, _ buffers: inout [UnsafeBufferPointer<Float>]) {
+            if c == arrays.count { body(buffers); return }
+            arrays[c].withUnsafeBufferPointer { whole in
+                buffers.append(UnsafeBufferPointer(rebasing: whole[range]))
+                nest(c + 1, &buffers)
+            }
+        }
+        var buffers: [UnsafeBufferPointer<Float>] = []
+        buffers.reserveCapacity(arrays.count)
+        nest(0, &buffers)
     }
 
     /// Writes two channels as L R L R, four frames at a time.

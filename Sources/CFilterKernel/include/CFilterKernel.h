@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-/// Runs `count` outputs of a polyphase FIR filter (QixAudio.PolyphaseDecimator): output n is
+/// Runs `count` outputs of a polyphase FIR filter (QixAudio.PolyphaseResampler): output n is
 /// the dot product of `taps` samples from `samples + first + offset(n)` with row `phase(n)` of
 /// `table` (`taps` floats per row, `taps` a multiple of 8), where the offset advances by
 /// `whole_step` per output and the phase by `phase_step`, carrying into the offset past

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import QixAudio
 
-/// The analysis decimator: band kept, band folded back, timing and streaming.
-@Suite("Polyphase decimation")
-struct PolyphaseDecimatorTests {
+/// The polyphase filter: down (the analysis decimator: band kept, band folded back) and up
+/// (the embedder's delta: band kept, images removed), timing and streaming.
+@Suite("Polyphase resampling")
+struct PolyphaseResamplerTests {
     /// The watermark detector's settings: read to 6.3 kHz of 16 kHz, 60 dB.
-    static func detectorDecimator(from rate: Int) -> PolyphaseDecimator? {
-        PolyphaseDecimator(inputRate: rate, outputRate: 16000, passbandEnd: 6300, stopbandBegin: 9700, attenuation: 60)
+    static func detectorDecimator(from rate: Int) -> PolyphaseResampler? {
+        PolyphaseResampler(inputRate: rate, outputRate: 16000, passbandEnd: 6300, stopbandBegin: 9700, attenuation: 60)
     }
 
     static func decimate(_ samples: [Float], from rate: Int) throws -> [Float] {
@@ -83,7 +84,7 @@ struct PolyphaseDecimatorTests {
         let rate = 44100
         let source = TestSignals.sine(frequency: 2500, amplitude: 0.4, seconds: 0.5, sampleRate: rate, channels: 1).samples
             .enumerated().map { $0.element + Float(($0.offset * 7919) % 211) / 2110 - 0.05 }
-        func run(_ kernel: PolyphaseDecimator.Kernel) throws -> [Float] {
+        func run(_ kernel: PolyphaseResampler.Kernel) throws -> [Float] {
             let decimator = try #require(Self.detectorDecimator(from: rate))
             decimator.kernel = kernel
             var output: [Float] = []
@@ -92,7 +93,7 @@ struct PolyphaseDecimatorTests {
             return output
         }
         let portable = try run(.portable)
-        if PolyphaseDecimator.bestKernel == .avx2 {
+        if PolyphaseResampler.bestKernel == .avx2 {
             #expect(try run(.avx2).map(\.bitPattern) == portable.map(\.bitPattern))
         }
         // The same sums in plain Swift: output n at input n * 441 / 160, taps from whole - 23.
@@ -112,18 +113,78 @@ struct PolyphaseDecimatorTests {
         }
     }
 
+    /// The embedder's delta converter: band to 6.4 kHz, from 16 kHz up.
+    static func deltaUpsampler(to rate: Int) -> PolyphaseResampler? {
+        PolyphaseResampler(inputRate: 16000, outputRate: rate, passbandEnd: 6400, stopbandBegin: 9600, attenuation: 72)
+    }
+
+    static func upsample(_ samples: [Float], to rate: Int) throws -> [Float] {
+        let converter = try #require(deltaUpsampler(to: rate))
+        var output: [Float] = []
+        converter.process(samples, into: &output)
+        converter.flush(into: &output)
+        return output
+    }
+
+    @Test("16 kHz up to 22.05, 44.1 and 48 kHz: tones to 6.3 kHz within 0.01 dB, their images more than 70 dB down")
+    func upsamplingPassbandAndImages() throws {
+        for rate in [22050, 44100, 48000] {
+            #expect(try #require(Self.deltaUpsampler(to: rate)).taps == 24)
+            for frequency in [500.0, 3000.0, 6300.0] {
+                let source = TestSignals.sine(frequency: frequency, amplitude: 0.5, seconds: 3, sampleRate: 16000, channels: 1)
+                let up = try Self.upsample(source.samples, to: rate)
+                #expect(up.count == 3 * rate)
+                let (tone, _) = ResamplerTests.toneAndSpur(up[rate ..< 2 * rate], bin: Int(frequency))
+                #expect(abs(20 * log10(tone / 0.5)) < 0.01, "\(rate) Hz: \(frequency) Hz")
+                // The first image, 16 kHz - f, where the output has room for it.
+                let image = 16000 - Int(frequency)
+                guard image < rate / 2 else { continue }
+                let (imageLevel, _) = ResamplerTests.toneAndSpur(up[rate ..< 2 * rate], bin: image)
+                #expect(20 * log10(imageLevel / 0.5) < -70, "\(rate) Hz: image of \(frequency) Hz")
+            }
+        }
+    }
+
+    @Test("upsampled output sample n stands at input time n * 16 kHz / rate, as soxr's does, block-wise bit for bit")
+    func upsamplingTimingAndStreaming() throws {
+        var samples = [Float](repeating: 0, count: 32000)
+        for i in samples.indices {
+            let t = Double(i) / 16000
+            samples[i] = Float(0.3 * sin(2 * .pi * 3000 * t) + 0.2 * sin(2 * .pi * 700 * t + 1))
+        }
+        let ours = try Self.upsample(samples, to: 44100)
+        let soxr = try Resampler.resample(AudioBuffer(samples: samples, channels: 1, sampleRate: 16000), to: 44100).samples
+        #expect(ours.count == soxr.count)
+        let worst = zip(ours[3000 ..< 85000], soxr[3000 ..< 85000]).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 0.003, "largest difference \(worst)")
+        let converter = try #require(Self.deltaUpsampler(to: 44100))
+        var output: [Float] = []
+        var offset = 0
+        for size in [1, 7, 1000, 3, 40, 4096, 2].cycled(until: samples.count) {
+            let end = min(samples.count, offset + size)
+            converter.process(Array(samples[offset..<end]), into: &output)
+            offset = end
+        }
+        converter.flush(into: &output)
+        #expect(output == ours)
+    }
+
     @Test("ratios that need too many phases, and nonsense settings, are refused")
     func refusals() {
         #expect(Self.detectorDecimator(from: 44056) == nil)   // 2 000 phases: soxr's job
-        #expect(Self.detectorDecimator(from: 16000) == nil)   // not a decimation
-        #expect(PolyphaseDecimator(inputRate: 48000, outputRate: 16000, passbandEnd: 7000, stopbandBegin: 6000) == nil)
+        #expect(Self.detectorDecimator(from: 16000) == nil)   // not a conversion
+        #expect(Self.deltaUpsampler(to: 16000) == nil)
+        // Up, the stopband may not begin past the passband's first image, nor past the output's Nyquist.
+        #expect(PolyphaseResampler(inputRate: 16000, outputRate: 44100, passbandEnd: 6400, stopbandBegin: 9700) == nil)
+        #expect(PolyphaseResampler(inputRate: 16000, outputRate: 18000, passbandEnd: 6400, stopbandBegin: 9600) == nil)
+        #expect(PolyphaseResampler(inputRate: 48000, outputRate: 16000, passbandEnd: 7000, stopbandBegin: 6000) == nil)
         #expect(Self.detectorDecimator(from: 44100)?.taps == 48)
     }
 
     @Test("the Kaiser window's Bessel function matches its tabulated values")
     func bessel() {
-        #expect(abs(PolyphaseDecimator.besselI0(0) - 1) < 1e-15)
-        #expect(abs(PolyphaseDecimator.besselI0(1) - 1.2660658777520082) < 1e-14)
-        #expect(abs(PolyphaseDecimator.besselI0(5) - 27.239871823604442) < 1e-11)
+        #expect(abs(PolyphaseResampler.besselI0(0) - 1) < 1e-15)
+        #expect(abs(PolyphaseResampler.besselI0(1) - 1.2660658777520082) < 1e-14)
+        #expect(abs(PolyphaseResampler.besselI0(5) - 27.239871823604442) < 1e-11)
     }
 }

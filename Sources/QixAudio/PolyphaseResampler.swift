@@ -1,23 +1,26 @@
 import CFilterKernel
 import Foundation
 
-/// Streaming downsampling of mono `Float` audio by a rational ratio through one
-/// Kaiser-windowed sinc filter in polyphase form, for analysis that reads only the
-/// lower part of the output band.
+/// Streaming sample-rate conversion of mono `Float` audio by a rational ratio through one
+/// Kaiser-windowed sinc filter in polyphase form, for signals whose band of interest ends
+/// well below both Nyquists: the watermark detector's analysis down to 16 kHz, and the
+/// embedder's delta (nothing above 6.3 kHz) up to the host's rate.
 ///
 /// Why not libsoxr here: soxr's filters are built for listening (at least 15 bits, about
-/// 90 dB of stopband). An analysis that reads 0.5-6.3 kHz of a 16 kHz signal and looks
-/// for a mark 20 dB under the host needs less (the watermark detector asks 60 dB), and
-/// then one short filter per output phase (48 taps for 44.1 -> 16 kHz) takes 0.8x soxr's
-/// instructions, where soxr was a seventh of a scan's time (docs/watermark.md). Between
-/// `passbandEnd` and `stopbandBegin` (Hz, output rate) the gain rolls off, and what lies
-/// between the output's Nyquist and `stopbandBegin` folds onto the band above
-/// `passbandEnd`, which the analysis must not read.
+/// 90 dB of stopband, flat nearly to Nyquist). An analysis that reads 0.5-6.3 kHz of a
+/// 16 kHz signal and looks for a mark 20 dB under the host needs less (the watermark
+/// detector asks 60 dB), and then one short filter per output phase (48 taps for 44.1 ->
+/// 16 kHz) takes 0.8x soxr's instructions, where soxr was a seventh of a scan's time
+/// (docs/watermark.md). Between `passbandEnd` and `stopbandBegin` (Hz) the gain rolls off.
+/// Down, what lies between the output's Nyquist and `stopbandBegin` folds onto the band
+/// above `passbandEnd`, which the analysis must not read. Up, the images of the band start
+/// at `inputRate - passbandEnd`, so `stopbandBegin` may lie up to there, above the input's
+/// Nyquist: a wide transition and a short filter (24 taps for 16 -> 44.1 kHz).
 ///
 /// Feed blocks of any size with `process`, then `flush` once: the output then holds
 /// `round(inputFrames * outputRate / inputRate)` samples, output sample n standing at
 /// input time n * inputRate / outputRate (no delay), as `Resampler`'s does.
-public final class PolyphaseDecimator: SampleRateConverter {
+public final class PolyphaseResampler: SampleRateConverter {
     /// Input samples per second.
     public let inputRate: Int
     /// Output samples per second.
@@ -37,7 +40,7 @@ public final class PolyphaseDecimator: SampleRateConverter {
     /// Which build of the filter loop runs (CFilterKernel): both give the same samples.
     enum Kernel { case portable, avx2 }
     /// The loop this instance runs; tests switch it to compare the two.
-    var kernel: Kernel = PolyphaseDecimator.bestKernel
+    var kernel: Kernel = PolyphaseResampler.bestKernel
     static let bestKernel: Kernel = qix_filter_avx2_supported() != 0 ? .avx2 : .portable
 
     /// Outputs produced and input samples taken so far.
@@ -47,15 +50,22 @@ public final class PolyphaseDecimator: SampleRateConverter {
     /// as 44 056 Hz would need 2 000); callers fall back to `Resampler`.
     public static let maximumPhases = 640
 
-    /// A decimator from `inputRate` to the lower `outputRate`, flat to `passbandEnd` and
-    /// about `attenuation` dB down from `stopbandBegin` on (Kaiser's design formulas: the
-    /// worst stopband lobe lands within about 2 dB of it, e.g. 60.2 dB for 60 from 44.1 kHz,
-    /// 59.3 from 48 kHz, 47.9 for 50 from 44.1 kHz); nil when the ratio needs more than
-    /// `maximumPhases` phases or the rates or band edges make no sense.
+    /// A converter from `inputRate` to `outputRate`, flat to `passbandEnd` and about
+    /// `attenuation` dB down from `stopbandBegin` on (Kaiser's design formulas: the worst
+    /// stopband lobe lands within about 2 dB of it, e.g. 60.2 dB for 60 from 44.1 kHz, 59.3
+    /// from 48 kHz, 47.9 for 50 from 44.1 kHz); nil when the ratio needs more than
+    /// `maximumPhases` phases or the rates or band edges make no sense. Down, the stopband
+    /// must begin under the input's Nyquist; up, at or under the first image of the
+    /// passband (`inputRate - passbandEnd`) and under the output's Nyquist.
     public init?(inputRate: Int, outputRate: Int, passbandEnd: Double, stopbandBegin: Double,
                  attenuation: Double = 60) {
-        guard inputRate > outputRate, outputRate > 0, passbandEnd > 0, stopbandBegin > passbandEnd,
-              stopbandBegin < Double(inputRate) / 2, attenuation >= 21 else { return nil }
+        guard inputRate != outputRate, inputRate > 0, outputRate > 0, passbandEnd > 0, stopbandBegin > passbandEnd,
+              attenuation >= 21 else { return nil }
+        if inputRate > outputRate {
+            guard stopbandBegin < Double(inputRate) / 2 else { return nil }
+        } else {
+            guard stopbandBegin <= Double(inputRate) - passbandEnd, stopbandBegin < Double(outputRate) / 2 else { return nil }
+        }
         let divisor = Self.greatestCommonDivisor(inputRate, outputRate)
         phases = outputRate / divisor
         step = inputRate / divisor
