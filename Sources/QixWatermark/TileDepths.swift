@@ -6,50 +6,29 @@ import Foundation
 /// (the relative change of its bins), whatever the host's level; its cost against the
 /// file's SNR budget is d^2 times the tile's energy. Spending the budget where it buys
 /// the most depth means d ~ 1/sqrt(E): every tile gets about the same absolute watermark
-/// energy, loud tiles a shallow mark and quiet ones a deep one, never deeper than `cap`
-/// (12 dB under the host in that tile, the masking limit). Silent tiles get nothing.
+/// energy, loud tiles a shallow mark and quiet ones a deep one, never deeper than the
+/// tile's cap from the masking model (`TileMasking`: 12 dB under the host where it is
+/// tonal, down to 6 dB under it over noise-like host in bands the ear does not split).
+/// Silent tiles get nothing.
 ///
-/// On hosts whose energy lies mostly under 500 Hz (most music and speech) the budget reaches
-/// the cap everywhere, so nearly every tile ends at `cap` and the closed loop in
-/// `StreamingEmbedder` trims the whole segment to the target SNR (docs/watermark.md, section 7).
+/// On most hosts the caps bind on nearly every tile, and the budget as well (their energy
+/// lies mostly under 500 Hz): the closed loop in `StreamingEmbedder` then trims the whole
+/// segment to the target SNR (docs/watermark.md, sections 2 and 7).
 ///
 /// Measured against the depth that is the same in every tile (the eval's 36-excerpt cells):
 /// room 3 s 19 -> 36 %, 10 s 67 -> 86 %; pink noise 5 s 53 -> 72 %; vorbis_64 3 s 83 -> 92 %,
 /// opus_32 3 s 89 -> 97 %, at the same SNR.
 struct TileDepths {
     typealias P = WatermarkParameters
-    /// Largest depth of any tile: the mark stays at least 12 dB under the host in every tile.
-    static let cap: Float = 0.25
     /// How the depth follows the tile's energy E: d ~ E^-exponent (0.5: equal watermark
     /// energy per tile; 0.25 measured the same, 1 wastes budget on the cap).
     static let exponent: Float = 0.5
-
-    /// Energy of each (global slot, band) tile of a 16 kHz analysis: the power of the
-    /// band's bins summed over the slot's hops.
-    static func energies(_ spectra: HopSpectra) -> [Float] {
-        let bands = P.bandCount, width = HopSpectra.width
-        let hops = spectra.count
-        let slots = (hops + P.hopsPerSlot - 1) / P.hopsPerSlot
-        var energy = [Float](repeating: 0, count: slots * bands)
-        spectra.power.withUnsafeBufferPointer { power in
-            for m in 0..<hops {
-                let q = m / P.hopsPerSlot
-                for b in 0..<bands {
-                    let first = m * width + P.firstBin + 2 * P.binsPerHalfBand * b - HopSpectra.lowBin
-                    var total: Float = 0
-                    for k in 0..<(2 * P.binsPerHalfBand) { total += power[first + k] }
-                    energy[q * bands + b] += total
-                }
-            }
-        }
-        return energy
-    }
 
     /// Depth per (global slot, band) for a 16 kHz mono host so that the watermark energy
     /// is `targetSNR` dB under the host's; `synthesis` builds the delta for given depths
     /// (one probe call measures what a unit of depth costs in delta energy).
     static func depths(host: [Float], targetSNR: Double, synthesis: ([Float]) -> [Float]) throws -> [Float] {
-        let energy = energies(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)))
+        let (energy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)))
         let count = energy.count
         let probe: Float = 0.1
         let probeDelta = synthesis([Float](repeating: probe, count: count))
@@ -70,14 +49,16 @@ struct TileDepths {
         func spend(_ scale: Float) -> Double {
             var used = 0.0
             for t in 0..<count {
-                result[t] = min(cap, scale * shape[t])
+                result[t] = min(cap[t], scale * shape[t])
                 used += Double(result[t] * result[t] * energy[t])
             }
             return used
         }
         // Bisect the scale: the energy used grows with it until every tile is capped.
         var low: Float = 0, high: Float = 1
-        while spend(high) < budget, high < 1e6, result.contains(where: { $0 < cap && $0 > 0 }) { high *= 2 }
+        while spend(high) < budget, high < 1e6, result.indices.contains(where: { result[$0] < cap[$0] && result[$0] > 0 }) {
+            high *= 2
+        }
         for _ in 0..<40 {
             let mid = (low + high) / 2
             if spend(mid) > budget { high = mid } else { low = mid }
