@@ -33,16 +33,9 @@ public enum AnalysisConversion {
     /// when the rates are equal. `attenuation` is the polyphase filter's stopband (dB).
     public static func converter(from inputRate: Int, to outputRate: Int, channels: Int,
                                  readBandEnd: Double, attenuation: Double = 60) throws -> SampleRateConverter? {
-        if inputRate == outputRate { return nil }
-        if inputRate > outputRate,
-           let polyphase = InterleavedPolyphaseResampler(channels: channels, inputRate: inputRate, outputRate: outputRate,
-                                                         passbandEnd: readBandEnd,
-                                                         stopbandBegin: Double(outputRate) - readBandEnd,
-                                                         attenuation: attenuation) {
-            return polyphase
-        }
-        return try Resampler(inputRate: Double(inputRate), outputRate: Double(outputRate), channels: channels,
-                             quality: inputRate > outputRate ? .analysis : .medium)
+        try polyphaseOrSoxr(from: inputRate, to: outputRate, channels: channels, polyphase: inputRate > outputRate,
+                            passbandEnd: readBandEnd, stopbandBegin: Double(outputRate) - readBandEnd,
+                            attenuation: attenuation, soxr: inputRate > outputRate ? .analysis : .medium)
     }
 
     /// A converter up from `inputRate` for a signal that holds nothing above `bandEnd` Hz (the
@@ -53,16 +46,25 @@ public enum AnalysisConversion {
     /// quality, which keeps the whole output band.
     public static func bandLimitedConverter(from inputRate: Int, to outputRate: Int, channels: Int,
                                             bandEnd: Double, attenuation: Double = 72) throws -> SampleRateConverter? {
+        try polyphaseOrSoxr(from: inputRate, to: outputRate, channels: channels, polyphase: inputRate < outputRate,
+                            passbandEnd: bandEnd, stopbandBegin: Double(inputRate) - bandEnd,
+                            attenuation: attenuation, soxr: inputRate < outputRate ? .analysis : .medium)
+    }
+
+    /// Nil for equal rates; else the polyphase filter when asked for and the ratio allows it,
+    /// else soxr at `quality`.
+    private static func polyphaseOrSoxr(from inputRate: Int, to outputRate: Int, channels: Int, polyphase: Bool,
+                                        passbandEnd: Double, stopbandBegin: Double, attenuation: Double,
+                                        soxr quality: Resampler.Quality) throws -> SampleRateConverter? {
         if inputRate == outputRate { return nil }
-        if inputRate < outputRate,
-           let polyphase = InterleavedPolyphaseResampler(channels: channels, inputRate: inputRate, outputRate: outputRate,
-                                                         passbandEnd: bandEnd,
-                                                         stopbandBegin: Double(inputRate) - bandEnd,
+        if polyphase,
+           let converter = InterleavedPolyphaseResampler(channels: channels, inputRate: inputRate, outputRate: outputRate,
+                                                         passbandEnd: passbandEnd, stopbandBegin: stopbandBegin,
                                                          attenuation: attenuation) {
-            return polyphase
+            return converter
         }
         return try Resampler(inputRate: Double(inputRate), outputRate: Double(outputRate), channels: channels,
-                             quality: inputRate < outputRate ? .analysis : .medium)
+                             quality: quality)
     }
 }
 

@@ -12,10 +12,14 @@ struct PolyphaseResamplerTests {
     }
 
     static func decimate(_ samples: [Float], from rate: Int) throws -> [Float] {
-        let decimator = try #require(detectorDecimator(from: rate))
+        try convert(samples, with: try #require(detectorDecimator(from: rate)))
+    }
+
+    /// The whole of `samples` through `converter` in one block, flushed.
+    static func convert(_ samples: [Float], with converter: PolyphaseResampler) -> [Float] {
         var output: [Float] = []
-        decimator.process(samples, into: &output)
-        decimator.flush(into: &output)
+        converter.process(samples, into: &output)
+        converter.flush(into: &output)
         return output
     }
 
@@ -119,11 +123,7 @@ struct PolyphaseResamplerTests {
     }
 
     static func upsample(_ samples: [Float], to rate: Int) throws -> [Float] {
-        let converter = try #require(deltaUpsampler(to: rate))
-        var output: [Float] = []
-        converter.process(samples, into: &output)
-        converter.flush(into: &output)
-        return output
+        convert(samples, with: try #require(deltaUpsampler(to: rate)))
     }
 
     @Test("16 kHz up to 22.05, 44.1 and 48 kHz: tones to 6.3 kHz within 0.01 dB, their images more than 70 dB down")

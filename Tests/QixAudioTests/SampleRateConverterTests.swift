@@ -4,6 +4,15 @@ import Testing
 /// Choosing an analysis converter, and the interleaved decimator against one per channel.
 @Suite("Analysis conversion")
 struct SampleRateConverterTests {
+    /// 0.7 s of 700 Hz (left) and 3.1 kHz (right), apart and interleaved.
+    static func twoTones(rate: Int) -> (left: [Float], right: [Float], stereo: [Float]) {
+        let left = TestSignals.sine(frequency: 700, amplitude: 0.4, seconds: 0.7, sampleRate: rate, channels: 1).samples
+        let right = TestSignals.sine(frequency: 3100, amplitude: 0.2, seconds: 0.7, sampleRate: rate, channels: 1).samples
+        var stereo: [Float] = []
+        for i in left.indices { stereo += [left[i], right[i]] }
+        return (left, right, stereo)
+    }
+
     @Test("the decimator where the ratio allows, soxr for odd ratios and upsampling, nothing at 16 kHz")
     func choice() throws {
         #expect(try AnalysisConversion.converter(from: 44100, to: 16000, channels: 2, readBandEnd: 6300) is InterleavedPolyphaseResampler)
@@ -19,10 +28,7 @@ struct SampleRateConverterTests {
 
     @Test("planar input converts as the same channels interleaved, for both kinds of converter")
     func planarMatchesInterleaved() throws {
-        let left = TestSignals.sine(frequency: 700, amplitude: 0.4, seconds: 0.7, sampleRate: 16000, channels: 1).samples
-        let right = TestSignals.sine(frequency: 3100, amplitude: 0.2, seconds: 0.7, sampleRate: 16000, channels: 1).samples
-        var stereo: [Float] = []
-        for i in left.indices { stereo += [left[i], right[i]] }
+        let (left, right, stereo) = Self.twoTones(rate: 16000)
         for rate in [44100, 44056] {
             func convert(planar: Bool) throws -> [Float] {
                 let converter = try #require(try AnalysisConversion.bandLimitedConverter(from: 16000, to: rate, channels: 2, bandEnd: 6400))
@@ -50,10 +56,7 @@ struct SampleRateConverterTests {
 
     @Test("interleaved stereo comes out as each channel decimated on its own, interleaved")
     func stereoMatchesChannels() throws {
-        let left = TestSignals.sine(frequency: 700, amplitude: 0.4, seconds: 0.7, sampleRate: 48000, channels: 1).samples
-        let right = TestSignals.sine(frequency: 3100, amplitude: 0.2, seconds: 0.7, sampleRate: 48000, channels: 1).samples
-        var stereo: [Float] = []
-        for i in left.indices { stereo += [left[i], right[i]] }
+        let (left, right, stereo) = Self.twoTones(rate: 48000)
         let converter = try #require(try AnalysisConversion.converter(from: 48000, to: 16000, channels: 2, readBandEnd: 6300))
         var output: [Float] = []
         var offset = 0
