@@ -44,6 +44,13 @@ void qix_polyphase_run_avx2(const float *samples, int64_t first, int64_t phase,
     qix_polyphase_run_portable(samples, first, phase, table, taps, phases, whole_step, phase_step, out, count);
 }
 
+void qix_polyphase_run2_avx2(const float *left, const float *right, int64_t first, int64_t phase,
+                             const float *table, int64_t taps, int64_t phases,
+                             int64_t whole_step, int64_t phase_step,
+                             float *out, int64_t count) {
+    qix_polyphase_run2_portable(left, right, first, phase, table, taps, phases, whole_step, phase_step, out, count);
+}
+
 int32_t qix_filter_avx2_supported(void) { return 0; }
 
 #endif

@@ -89,33 +89,7 @@ public final class PolyphaseResampler: SampleRateConverter {
 
     /// Converts one block, appending the samples produced to `output`.
     public func process(_ input: UnsafeBufferPointer<Float>, into output: inout [Float]) {
-        guard !input.isEmpty else { return }
-        inputs += input.count
-        let blockStart = heldStart + held.count
-        // Outputs whose window reaches back into the held samples: from held + the
-        // block's first taps samples, joined (a few dozen samples).
-        let joinCount = min(input.count, taps)
-        held.append(contentsOf: UnsafeBufferPointer(rebasing: input[0..<joinCount]))
-        held.withUnsafeBufferPointer { joined in
-            run(joined.baseAddress!, start: heldStart, end: heldStart + joined.count,
-                until: blockStart, limit: Int.max, into: &output)
-        }
-        held.removeLast(joinCount)
-        // The rest straight from the block.
-        run(input.baseAddress!, start: blockStart, end: blockStart + input.count,
-            until: Int.max, limit: Int.max, into: &output)
-        // Keep what the next outputs still need.
-        let keepFrom = max(heldStart, outputs * step / phases - (taps / 2 - 1))
-        let end = blockStart + input.count
-        if keepFrom >= blockStart {
-            held.removeAll(keepingCapacity: true)
-            held.append(contentsOf: UnsafeBufferPointer(rebasing: input[(keepFrom - blockStart)...]))
-        } else {
-            held.removeFirst(keepFrom - heldStart)
-            held.append(contentsOf: input)
-        }
-        heldStart = keepFrom
-        precondition(heldStart + held.count == end)
+        Self.process(lockstep: [self], [input], into: &output)
     }
 
     /// Converts an array block; see `process(_:into:)`.
@@ -125,44 +99,111 @@ public final class PolyphaseResampler: SampleRateConverter {
 
     /// Ends the stream: the last outputs see zeros after the final sample.
     public func flush(into output: inout [Float]) {
-        let total = Int((Double(inputs) * Double(phases) / Double(step)).rounded())
-        let zeros = [Float](repeating: 0, count: taps)
-        held.append(contentsOf: zeros)
-        held.withUnsafeBufferPointer { joined in
-            run(joined.baseAddress!, start: heldStart, end: heldStart + joined.count,
-                until: Int.max, limit: total, into: &output)
+        Self.flush(lockstep: [self], into: &output)
+    }
+
+    /// Converts one block of each of one or two channels, appending their outputs interleaved
+    /// (L R L R for two). The converters must be alike (same rates and edges) and have been
+    /// fed blocks of the same lengths, so their states match: two then share one pass of the
+    /// filter loop (`qix_polyphase_run2`), which loads each coefficient row once for both
+    /// channels and gives each the samples it would give alone.
+    static func process(lockstep group: [PolyphaseResampler], _ blocks: [UnsafeBufferPointer<Float>],
+                        into output: inout [Float]) {
+        precondition((1...2).contains(group.count) && blocks.count == group.count, "one or two channels")
+        let lead = group[0], count = blocks[0].count
+        guard count > 0 else { return }
+        precondition(blocks.allSatisfy { $0.count == count }, "blocks of one length")
+        for converter in group { converter.inputs += count }
+        let heldStart = lead.heldStart, blockStart = lead.heldStart + lead.held.count
+        // Outputs whose window reaches back into the held samples: from held + the
+        // block's first taps samples, joined (a few dozen samples).
+        let joinCount = min(count, lead.taps)
+        for (converter, block) in zip(group, blocks) {
+            converter.held.append(contentsOf: UnsafeBufferPointer(rebasing: block[0..<joinCount]))
         }
-        held.removeAll()
+        withHeld(group) { joined in
+            run(group, joined, start: heldStart, end: heldStart + lead.held.count, until: blockStart, limit: Int.max,
+                into: &output)
+        }
+        for converter in group { converter.held.removeLast(joinCount) }
+        // The rest straight from the blocks.
+        run(group, blocks.map { $0.baseAddress! }, start: blockStart, end: blockStart + count, until: Int.max,
+            limit: Int.max, into: &output)
+        // Keep what the next outputs still need.
+        let keepFrom = max(heldStart, lead.outputs * lead.step / lead.phases - (lead.taps / 2 - 1))
+        for (converter, block) in zip(group, blocks) {
+            if keepFrom >= blockStart {
+                converter.held.removeAll(keepingCapacity: true)
+                converter.held.append(contentsOf: UnsafeBufferPointer(rebasing: block[(keepFrom - blockStart)...]))
+            } else {
+                converter.held.removeFirst(keepFrom - heldStart)
+                converter.held.append(contentsOf: block)
+            }
+            converter.heldStart = keepFrom
+            precondition(converter.heldStart + converter.held.count == blockStart + count)
+        }
+    }
+
+    /// Ends the streams of one or two converters in lockstep (see `process(lockstep:_:into:)`).
+    static func flush(lockstep group: [PolyphaseResampler], into output: inout [Float]) {
+        precondition((1...2).contains(group.count), "one or two channels")
+        let lead = group[0]
+        let total = Int((Double(lead.inputs) * Double(lead.phases) / Double(lead.step)).rounded())
+        let zeros = [Float](repeating: 0, count: lead.taps)
+        for converter in group { converter.held.append(contentsOf: zeros) }
+        withHeld(group) { joined in
+            run(group, joined, start: lead.heldStart, end: lead.heldStart + lead.held.count, until: Int.max,
+                limit: total, into: &output)
+        }
+        for converter in group { converter.held.removeAll() }
+    }
+
+    /// Calls `body` with the held samples of every converter in `group` (one or two).
+    private static func withHeld(_ group: [PolyphaseResampler], _ body: ([UnsafePointer<Float>]) -> Void) {
+        group[0].held.withUnsafeBufferPointer { first in
+            guard group.count == 2 else { return body([first.baseAddress!]) }
+            group[1].held.withUnsafeBufferPointer { second in body([first.baseAddress!, second.baseAddress!]) }
+        }
     }
 
     /// Produces outputs while their whole window lies in `[start, end)` of the input
-    /// (`samples` holds index `start`), their window starts before `until`, and fewer than
-    /// `limit` have been produced in all. Output n's window is centred on input
-    /// n * M / L, so how many fit is a division, not a search.
-    private func run(_ samples: UnsafePointer<Float>, start: Int, end: Int, until: Int, limit: Int,
-                     into output: inout [Float]) {
-        let half = taps / 2
+    /// (`samples` hold index `start`, one pointer per channel), their window starts before
+    /// `until`, and fewer than `limit` have been produced in all. Output n's window is centred
+    /// on input n * M / L, so how many fit is a division, not a search.
+    private static func run(_ group: [PolyphaseResampler], _ samples: [UnsafePointer<Float>], start: Int, end: Int,
+                            until: Int, limit: Int, into output: inout [Float]) {
+        let lead = group[0]
+        let half = lead.taps / 2
         // Outputs n with whole(n) + half < end, and whole(n) - (half - 1) < until.
-        let phases = self.phases, step = self.step
+        let phases = lead.phases, step = lead.step
         func firstBeyond(_ wholeLimit: Int) -> Int {
             wholeLimit <= 0 ? 0 : (wholeLimit * phases - 1) / step + 1
         }
         var stop = min(limit, firstBeyond(end - half))
         if until != Int.max { stop = min(stop, firstBeyond(until + half - 1)) }
-        let count = stop - outputs
+        let count = stop - lead.outputs
         guard count > 0 else { return }
         let first = output.count
-        output.appendZeros(count)
-        let whole = outputs * step / phases, phase = outputs * step % phases
+        output.appendZeros(count * group.count)
+        let whole = lead.outputs * step / phases, phase = lead.outputs * step % phases
         precondition(whole - (half - 1) >= start)
-        let run = kernel == .avx2 ? qix_polyphase_run_avx2 : qix_polyphase_run_portable
-        coefficients.withUnsafeBufferPointer { table in
+        let offset = Int64(whole - (half - 1) - start)
+        lead.coefficients.withUnsafeBufferPointer { table in
             output.withUnsafeMutableBufferPointer { out in
-                run(samples, Int64(whole - (half - 1) - start), Int64(phase), table.baseAddress!, Int64(taps),
-                    Int64(phases), Int64(step / phases), Int64(step % phases), out.baseAddress! + first, Int64(count))
+                let arguments = (Int64(phase), table.baseAddress!, Int64(lead.taps), Int64(phases),
+                                 Int64(step / phases), Int64(step % phases), out.baseAddress! + first, Int64(count))
+                if group.count == 2 {
+                    let run2 = lead.kernel == .avx2 ? qix_polyphase_run2_avx2 : qix_polyphase_run2_portable
+                    run2(samples[0], samples[1], offset, arguments.0, arguments.1, arguments.2, arguments.3,
+                         arguments.4, arguments.5, arguments.6, arguments.7)
+                } else {
+                    let run1 = lead.kernel == .avx2 ? qix_polyphase_run_avx2 : qix_polyphase_run_portable
+                    run1(samples[0], offset, arguments.0, arguments.1, arguments.2, arguments.3,
+                         arguments.4, arguments.5, arguments.6, arguments.7)
+                }
             }
         }
-        outputs = stop
+        for converter in group { converter.outputs = stop }
     }
 
     /// The windowed-sinc filter: row p holds taps k = 0..<taps at distances

@@ -69,10 +69,13 @@ public enum AnalysisConversion {
 }
 
 /// One `PolyphaseResampler` per channel behind the interleaved `SampleRateConverter` interface:
-/// each block is split into channels, converted, and interleaved again.
+/// one channel or two go through the filter loop together (`PolyphaseResampler.process(lockstep:)`,
+/// written interleaved); more are converted one by one and interleaved.
 final class InterleavedPolyphaseResampler: SampleRateConverter {
     private let channels: [PolyphaseResampler]
+    /// Deinterleaved input, `frames` per channel back to back.
     private var split: [Float] = []
+    /// Per-channel outputs, for more than two channels.
     private var outputs: [[Float]]
 
     /// Converters with the given band edges (see `PolyphaseResampler.init`); nil where
@@ -97,20 +100,21 @@ final class InterleavedPolyphaseResampler: SampleRateConverter {
         }
         let frames = input.count / count
         guard frames > 0 else { return }
-        if split.count < frames { split = [Float](repeating: 0, count: frames) }
-        for c in 0..<count {
-            split.withUnsafeMutableBufferPointer { channel in
-                for i in 0..<frames { channel[i] = input[i &* count &+ c] }
+        if split.count < frames * count { split = [Float](repeating: 0, count: frames * count) }
+        split.withUnsafeMutableBufferPointer { planes in
+            for c in 0..<count {
+                for i in 0..<frames { planes[c &* frames &+ i] = input[i &* count &+ c] }
             }
-            outputs[c].removeAll(keepingCapacity: true)
-            split.withUnsafeBufferPointer { channels[c].process(UnsafeBufferPointer(rebasing: $0[0..<frames]), into: &outputs[c]) }
         }
-        interleave(into: &output)
+        split.withUnsafeBufferPointer { planes in
+            process(planar: (0..<count).map { UnsafeBufferPointer(rebasing: planes[($0 * frames)..<(($0 + 1) * frames)]) },
+                    into: &output)
+        }
     }
 
     func flush(into output: inout [Float]) {
-        if channels.count == 1 {
-            channels[0].flush(into: &output)
+        if channels.count <= 2 {
+            PolyphaseResampler.flush(lockstep: channels, into: &output)
             return
         }
         for c in channels.indices {
@@ -123,11 +127,11 @@ final class InterleavedPolyphaseResampler: SampleRateConverter {
     /// Converts each channel straight from its own buffer: no split.
     func process(planar input: [UnsafeBufferPointer<Float>], into output: inout [Float]) {
         precondition(input.count == channels.count, "one buffer per channel")
-        if channels.count == 1 {
-            channels[0].process(input[0], into: &output)
+        guard let frames = input.first?.count, frames > 0 else { return }
+        if channels.count <= 2 {
+            PolyphaseResampler.process(lockstep: channels, input, into: &output)
             return
         }
-        guard let frames = input.first?.count, frames > 0 else { return }
         for c in channels.indices {
             outputs[c].removeAll(keepingCapacity: true)
             channels[c].process(input[c], into: &outputs[c])

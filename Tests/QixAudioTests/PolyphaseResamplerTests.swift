@@ -169,6 +169,42 @@ struct PolyphaseResamplerTests {
         #expect(output == ours)
     }
 
+    @Test("two channels in lockstep give each channel's samples alone, bit for bit, in both builds, down and up")
+    func lockstepPairMatchesChannelsAlone() throws {
+        let left = TestSignals.sine(frequency: 2500, amplitude: 0.4, seconds: 0.5, sampleRate: 44100, channels: 1).samples
+            .enumerated().map { $0.element + Float(($0.offset * 7919) % 211) / 2110 - 0.05 }
+        let right = left.reversed().map { -0.5 * $0 }
+        let makers: [() -> PolyphaseResampler?] = [{ Self.detectorDecimator(from: 44100) },
+                                                   { Self.deltaUpsampler(to: 44100) }]
+        for make in makers {
+            for kernel in [PolyphaseResampler.Kernel.portable, PolyphaseResampler.bestKernel] {
+                func alone(_ samples: [Float]) throws -> [Float] {
+                    let converter = try #require(make())
+                    converter.kernel = kernel
+                    return Self.convert(samples, with: converter)
+                }
+                let pair = [try #require(make()), try #require(make())]
+                for converter in pair { converter.kernel = kernel }
+                var output: [Float] = []
+                var offset = 0
+                for size in [5, 999, 1, 4096, 77].cycled(until: left.count) {
+                    let end = min(left.count, offset + size)
+                    left[offset..<end].withUnsafeBufferPointer { l in
+                        right[offset..<end].withUnsafeBufferPointer { r in
+                            PolyphaseResampler.process(lockstep: pair, [l, r], into: &output)
+                        }
+                    }
+                    offset = end
+                }
+                PolyphaseResampler.flush(lockstep: pair, into: &output)
+                let l = try alone(left), r = try alone(right)
+                #expect(output.count == 2 * l.count)
+                #expect(stride(from: 0, to: output.count, by: 2).map { output[$0].bitPattern } == l.map(\.bitPattern))
+                #expect(stride(from: 1, to: output.count, by: 2).map { output[$0].bitPattern } == r.map(\.bitPattern))
+            }
+        }
+    }
+
     @Test("ratios that need too many phases, and nonsense settings, are refused")
     func refusals() {
         #expect(Self.detectorDecimator(from: 44056) == nil)   // 2 000 phases: soxr's job
