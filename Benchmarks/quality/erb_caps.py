@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""The per-band depth caps of the watermark's masking model (QixWatermark.TileMasking.bandCaps).
+"""Per-band depth caps over a flat host spectrum: the first form of the watermark's masking model
+(session 8's "flatness model", docs/watermark.md section 2). QixWatermark.TileMasking now computes
+each tile's cap from the tile's own spectrum with the same filters; this flat-host table is the
+reference that model reduces to.
 
 The mark scales a band's lower 125 Hz half by 1 + d and its upper half by 1 - d (or the
 reverse, by the tile's chip). The ear hears the change of excitation in its auditory filters.
@@ -7,7 +10,7 @@ This script models each filter as Patterson's rounded exponential roex(p), p = 4
 ERB(f) = 24.7 (4.37 f / 1000 + 1) Hz (Glasberg & Moore 1990), over a flat host spectrum, and
 finds per band the depth whose worst excitation change, over filter centres anywhere in the band
 and the neighbouring two bands' chips either way, equals the change that depth 0.25 gives in the
-lowest band (format 1's single cap, 12 dB under the host). The Swift table caps the result at 0.5.
+lowest band (format 1's single cap, 12 dB under the host). The flatness model capped it at 0.5.
 
     python3 Benchmarks/quality/erb_caps.py      # needs numpy; prints band, centre, ERB, cap
 """

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """How much the watermark changes what the ear's filters receive, on the corpus hosts.
 
-The masking model (QixWatermark.TileMasking, docs/watermark.md section 2) sets per-band depth
-caps from auditory filters over a flat host spectrum, and keeps 0.25 where the host is tonal.
-This script checks the model on real hosts: it marks every corpus host with `qix embed`,
+The masking model (QixWatermark.TileMasking, docs/watermark.md section 2) caps each tile's depth
+where its auditory filters' excitation would change by more than a limit, computed from the
+tile's spectrum at 16 kHz over one slot. This script measures the change on real hosts, frame by
+frame, after the whole embed (synthesis, resampling, 16-bit output): it marks every corpus host with `qix embed`,
 brings original and marked audio to 16 kHz mono (sox), and computes per 32 ms frame the
 excitation of roex(p) auditory filters (Glasberg & Moore's ERB) centred every half ERB from
 500 Hz to 6 kHz. It prints, per host, percentiles of the excitation change |10 log10(marked /

@@ -7,9 +7,8 @@ import Foundation
 /// file's SNR budget is d^2 times the tile's energy. Spending the budget where it buys
 /// the most depth means d ~ 1/sqrt(E): every tile gets about the same absolute watermark
 /// energy, loud tiles a shallow mark and quiet ones a deep one, never deeper than the
-/// tile's cap from the masking model (`TileMasking`: 12 dB under the host where it is
-/// tonal, down to 6 dB under it over noise-like host in bands the ear does not split).
-/// Silent tiles get nothing.
+/// tile's cap from the masking model (`TileMasking`: the depth at which no auditory filter's
+/// excitation changes by more than 1.9 dB, 0.196 to 0.5). Silent tiles get nothing.
 ///
 /// On most hosts the caps bind on nearly every tile, and the budget as well (their energy
 /// lies mostly under 500 Hz): the closed loop in `StreamingEmbedder` then trims the whole

@@ -62,7 +62,13 @@ struct StreamingEmbedderTests {
         for i in 0..<marked.count { worst = max(worst, abs(marked[i] - (host.samples[i] + k * delta[i]))) }
         #expect(worst < 1e-6, "largest difference \(worst)")
         let snr = Self.snr(host.samples, marked, 0..<marked.count)
-        #expect(abs(snr - embedder.targetSNR) < 0.01, "SNR \(snr) dB")
+        // Exactly the target, unless the masking caps leave budget the closed loop may not
+        // spend (it raises a plan by at most `maximumCorrection`): then above it.
+        if abs(k - StreamingEmbedder.maximumCorrection) < 1e-4 {
+            #expect(snr > embedder.targetSNR, "SNR \(snr) dB")
+        } else {
+            #expect(abs(snr - embedder.targetSNR) < 0.01, "SNR \(snr) dB, scale \(k)")
+        }
     }
 
     @Test func longHostKeepsSNRPerSegmentAndDecodesAcrossBoundaries() throws {

@@ -3,55 +3,67 @@ import Testing
 import QixAudio
 @testable import QixWatermark
 
-/// The masking model: a cap per band from the ear's frequency resolution, lowered to the
-/// format-1 cap where the host is tonal.
+/// The masking model: a tile's depth is capped where the ear's filters would see its
+/// excitation change by more than `TileMasking.excitationLimit`, given the tile's own spectrum.
 struct TileMaskingTests {
     typealias P = WatermarkParameters
 
-    @Test("band caps rise with the auditory filters' width, from 0.25 at 500 Hz to at most 0.5")
-    func bandCaps() {
-        let caps = TileMasking.bandCaps
-        #expect(caps.count == P.bandCount)
-        #expect(caps.first == TileMasking.tonalCap)
-        #expect(zip(caps, caps.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(caps.allSatisfy { $0 <= TileMasking.largestCap })
-        #expect(caps[8] > 0.45 && caps[21] == TileMasking.largestCap)
+    /// Caps of every (slot, band) tile of a 16 kHz mono signal.
+    func tiles(_ samples: [Float]) throws -> (energy: [Float], cap: [Float]) {
+        TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(samples)))
     }
 
-    @Test("a tile's cap falls from its band's cap over noise to 0.25 over a tonal host")
-    func capFollowsTonality() {
-        let band = 15
-        #expect(abs(TileMasking.cap(band: band, flatness: -1) - TileMasking.bandCaps[band]) < 1e-6)
-        #expect(abs(TileMasking.cap(band: band, flatness: -8) - TileMasking.tonalCap) < 1e-6)
-        #expect(abs(TileMasking.cap(band: band, flatness: -25) - TileMasking.tonalCap) < 1e-6)
-        let between = TileMasking.cap(band: band, flatness: -5)
-        #expect(between > TileMasking.tonalCap && between < TileMasking.bandCaps[band])
-        // The lowest band keeps the format-1 cap whatever the host.
-        #expect(abs(TileMasking.cap(band: 0, flatness: -1) - TileMasking.tonalCap) < 1e-6)
-    }
-
-    @Test("white noise gets its bands' caps; a steady tone keeps 0.25 in its band; silence has no energy")
-    func tilesFromSpectra() throws {
-        let rate = 16_000
-        let noise = TestSignals.noise(seconds: 2, rate: rate, level: 0.3).samples
-        // 3125 Hz is bin 100, in band 10 (3 to 3.25 kHz), whose noise cap is 0.5.
-        let tone = (0..<(2 * rate)).map { Float(0.5 * sin(2 * Double.pi * 3125 * Double($0) / Double(rate))) }
-        let host = noise + [Float](repeating: 0, count: 2 * rate) + zip(tone, noise).map { $0 + 0.001 * $1 }
-        let (energy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)))
-        let slots = energy.count / P.bandCount
-        let slotsPerPart = 2 * rate / P.hop / P.hopsPerSlot
-        var ratios: [Float] = []
-        for q in 2..<(slotsPerPart - 2) {
-            for b in 0..<P.bandCount {
-                ratios.append(cap[q * P.bandCount + b] / TileMasking.bandCaps[b])
-                #expect(energy[(q + slotsPerPart) * P.bandCount + b] == 0, "silence")
-            }
-            #expect(cap[(q + 2 * slotsPerPart) * P.bandCount + 10] == TileMasking.tonalCap, "tone")
+    @Test("the depth limit solves both sides of the excitation ratio")
+    func largestDepth() {
+        let upper = pow(10, TileMasking.excitationLimit / 10), lower = pow(10, -TileMasking.excitationLimit / 10)
+        // A filter that sees one half alone (beta = gamma = 1): the lowered side limits, (1 - d)^2 = lower.
+        let resolved = TileMasking.largestDepth(beta: 1, gamma: 1, upper: upper, lower: lower)
+        #expect(abs(resolved - (1 - lower.squareRoot())) < 1e-5)
+        // Halves in balance (beta = 0): only the raised side, 1 + d^2 = upper.
+        let balanced = TileMasking.largestDepth(beta: 0, gamma: 1, upper: upper, lower: lower)
+        #expect(abs(balanced - (upper - 1).squareRoot()) < 1e-5)
+        // In between, both sides hold at the limit and not beyond it.
+        for (beta, gamma) in [(0.3, 1.0), (0.5, 0.8), (0.9, 0.95)] as [(Float, Float)] {
+            let d = TileMasking.largestDepth(beta: beta, gamma: gamma, upper: upper, lower: lower)
+            #expect(d > 0 && d < balanced)
+            #expect(1 + 2 * d * beta + d * d * gamma <= upper * 1.0001 && 1 - 2 * d * beta + d * d * gamma >= lower * 0.9999)
+            let further = d * 1.01
+            #expect(1 + 2 * further * beta + further * further * gamma > upper || 1 - 2 * further * beta + further * further * gamma < lower)
         }
-        // Noise is not perfectly flat over 8 bins (per hop -2 dB on average, -3.5 to -0.7 for
-        // 80 % of hops): most noise tiles get their band's cap, none much less.
-        ratios.sort()
-        #expect(ratios[ratios.count / 2] > 0.999 && ratios.last! < 1.0001 && ratios[0] > 0.85)
-        #expect(slots >= 3 * slotsPerPart)
+    }
+
+    @Test("over white noise the cap rises with the auditory filters' width, to 0.5 above 3 kHz")
+    func noiseCapsFollowTheEar() throws {
+        let (energy, cap) = try tiles(TestSignals.noise(seconds: 3, rate: 16_000, level: 0.3).samples)
+        let slots = energy.count / P.bandCount
+        func mean(_ band: Int) -> Float {
+            let values = (2..<(slots - 2)).map { cap[$0 * P.bandCount + band] }
+            return values.reduce(0, +) / Float(values.count)
+        }
+        let lowest = mean(0), middle = mean(6), top = mean(P.bandCount - 1)
+        // Under 1 kHz a filter resolves the halves: about the resolved limit (0.2), a bit more
+        // where the noise happens to even the halves out.
+        #expect(lowest > 0.18 && lowest < 0.3, "500 Hz band: \(lowest)")
+        #expect(middle > lowest + 0.05, "2 kHz band: \(middle)")
+        #expect(top > 0.45 && top <= TileMasking.largestCap, "6 kHz band: \(top)")
+    }
+
+    @Test("a steady tone keeps its band at the resolved limit; silence has no energy and no cap")
+    func toneAndSilence() throws {
+        let rate = 16_000
+        let noise = TestSignals.noise(seconds: 2, rate: rate, level: 0.001).samples
+        // 3062.5 Hz is bin 98, inside the up half of band 10 (3 to 3.125 kHz; a tone on the halves'
+        // boundary would split its power between them, and its change with it): over noise alone
+        // the band's cap is near 0.5.
+        let tone = (0..<(2 * rate)).map { Float(0.5 * sin(2 * Double.pi * 3062.5 * Double($0) / Double(rate))) }
+        let (energy, cap) = try tiles(zip(tone, noise).map { $0 + $1 } + [Float](repeating: 0, count: 2 * rate))
+        let slotsPerPart = 2 * rate / P.hop / P.hopsPerSlot
+        let resolved = 1 - pow(10, -TileMasking.excitationLimit / 20)
+        for q in 2..<(slotsPerPart - 2) {
+            #expect(abs(cap[q * P.bandCount + 10] - resolved) < 0.02, "tone: \(cap[q * P.bandCount + 10])")
+            for b in 0..<P.bandCount {
+                #expect(energy[(q + slotsPerPart) * P.bandCount + b] == 0 && cap[(q + slotsPerPart) * P.bandCount + b] == 0)
+            }
+        }
     }
 }
