@@ -76,6 +76,7 @@ enum TileMasking {
         }
         var energy = [Float](repeating: 0, count: slots * bands)
         var cap = [Float](repeating: 0, count: slots * bands)
+        var halves = [Float](repeating: 0, count: 2 * bands)
         slotPower.withUnsafeBufferPointer { all in
             for q in 0..<slots {
                 let slot = UnsafeBufferPointer(rebasing: all[(q * width)..<((q + 1) * width)])
@@ -84,47 +85,45 @@ enum TileMasking {
                     var total: Float = 0
                     for k in first..<(first + 2 * P.binsPerHalfBand) { total += slot[k] }
                     energy[q * bands + b] = total
-                    if total > 0 { cap[q * bands + b] = Self.cap(slot, band: b) }
+                    if total > 0 { cap[q * bands + b] = Self.cap(slot, band: b, halves: &halves) }
                 }
             }
         }
         return (energy, cap)
     }
 
-    /// The cap of band `band` for one slot's bin powers (`HopSpectra.width` of them).
-    static func cap(_ power: UnsafeBufferPointer<Float>, band: Int) -> Float {
+    /// The cap of band `band` for one slot's bin powers (`HopSpectra.width` of them);
+    /// `halves` is scratch space for one value per half band.
+    static func cap(_ power: UnsafeBufferPointer<Float>, band: Int, halves: inout [Float]) -> Float {
         let upper = pow(10, excitationLimit / 10), lower = pow(10, -excitationLimit / 10)
+        let firstMarked = bandStart(0)
+        let lowestHalf = 2 * max(0, band - neighbourBands), highestHalf = 2 * min(P.bandCount - 1, band + neighbourBands) + 1
         var best = largestCap
+        // Weighted power per half band within reach, gathered in one pass over each filter.
         let first = bandStart(band)
         for centre in first..<(first + 2 * P.binsPerHalfBand) {
             let filter = filters[centre]
+            for h in lowestHalf...highestHalf { halves[h] = 0 }
             var total: Float = 0
-            for (i, w) in filter.weights.enumerated() { total += w * power[filter.first + i] }
+            filter.weights.withUnsafeBufferPointer { weights in
+                for i in 0..<weights.count {
+                    let k = filter.first + i
+                    let value = weights[i] * power[k]
+                    total += value
+                    guard k >= firstMarked else { continue }
+                    let h = (k - firstMarked) / P.binsPerHalfBand
+                    if h >= lowestHalf && h <= highestHalf { halves[h] += value }
+                }
+            }
             guard total > 0 else { continue }
             var marked: Float = 0, imbalance: Float = 0
-            let end = filter.first + filter.weights.count
-            for j in max(0, band - neighbourBands)...min(P.bandCount - 1, band + neighbourBands) {
-                let start = bandStart(j), middle = start + P.binsPerHalfBand, stop = middle + P.binsPerHalfBand
-                guard stop > filter.first, start < end else { continue }
-                let up = weighted(power, filter, from: start, to: middle), down = weighted(power, filter, from: middle, to: stop)
-                marked += up + down
-                imbalance += abs(up - down)
+            for h in stride(from: lowestHalf, to: highestHalf, by: 2) {
+                marked += halves[h] + halves[h + 1]
+                imbalance += abs(halves[h] - halves[h + 1])
             }
             best = min(best, largestDepth(beta: imbalance / total, gamma: marked / total, upper: upper, lower: lower))
         }
         return best
-    }
-
-    /// Sum of `filter`'s weights times the powers of bins `from..<to` (where it has weights).
-    private static func weighted(_ power: UnsafeBufferPointer<Float>, _ filter: Filter, from: Int, to: Int) -> Float {
-        let low = max(from, filter.first), high = min(to, filter.first + filter.weights.count)
-        var sum: Float = 0
-        var k = low
-        while k < high {
-            sum += filter.weights[k - filter.first] * power[k]
-            k += 1
-        }
-        return sum
     }
 
     /// The largest d >= 0 with 1 + 2 d beta + d^2 gamma <= `upper` and
