@@ -1,5 +1,5 @@
 /// Reads the payload from a folded, normalised window at a known frame offset: tile
-/// values, soft coded bits, soft Viterbi, keyed check, and a score.
+/// values, soft coded bits, the format's soft decoder, keyed check, and a score.
 struct FrameDecoder {
     typealias P = WatermarkParameters
     let layout: WatermarkLayout
@@ -47,9 +47,10 @@ struct FrameDecoder {
             return nil
         }
         guard listSize > 0 else { return verified(layout.code.decode(soft, alternatives: alternatives)) }
-        // The list's first entry is the plain decode: a clear mark passes without the list's cost.
-        return verified(layout.code.decode(soft, alternatives: 0))
-            ?? verified(layout.code.listDecode(soft, size: listSize).dropFirst())
+        // The plain decode first: a clear mark passes without the list's cost. (Viterbi's
+        // list starts with it; a polar list need not, so it is skipped wherever it is.)
+        let plain = layout.code.decode(soft)
+        return verified([plain]) ?? verified(layout.code.listDecode(soft, size: listSize).lazy.filter { $0 != plain })
     }
 
     /// Soft coded bits: each the sum of its tiles, unscrambled by their keyed signs.
@@ -66,7 +67,7 @@ struct FrameDecoder {
     /// best codeword too, but less than the true offset of a mark fits its own).
     func fit(tiles: [Float]) -> Float {
         let soft = softBits(tiles)
-        let bits = layout.code.decode(soft)
+        let bits = layout.code.mostLikely(soft)
         return score(tiles: tiles, chips: layout.chips(coded: layout.code.encode(bits)))
     }
 

@@ -14,6 +14,9 @@ final class SyncCorrelator {
     /// Mean and standard deviation of the last correlation over all offsets.
     private var correlationMean: Float = 0
     private var correlationDeviation: Float = 1
+    /// Offsets of the last correlation's highest and lowest values: where the template
+    /// peaks, and where a pattern of opposite polarity (format 2's sync) does.
+    private var highest = 0, lowest = 0
 
     /// Prepares the templates of `layout`: a sync tile's sign over its slot's 8 hops.
     convenience init(layout: WatermarkLayout) {
@@ -83,7 +86,7 @@ final class SyncCorrelator {
         }
         for i in 0..<accumulator.count { fft.spectrum[i] = accumulator[i] }
         fft.inverse()
-        var best = 0
+        var best = 0, lowest = 0
         var sum: Float = 0, sumSquares: Float = 0
         for r in 0..<period {
             let value = fft.input[r]
@@ -91,25 +94,36 @@ final class SyncCorrelator {
             sum += value
             sumSquares += value * value
             if value > correlation[best] { best = r }
+            if value < correlation[lowest] { lowest = r }
         }
         let mean = sum / Float(period)
         let variance = max(sumSquares / Float(period) - mean * mean, 1e-30)
         correlationMean = mean
         correlationDeviation = variance.squareRoot()
+        self.highest = best
+        self.lowest = lowest
         return (best, (correlation[best] - mean) / variance.squareRoot())
     }
 
-    /// The `count` highest offsets of the last correlation, best first (ties to the lower
-    /// offset, so the first is the offset `correlate` returned), with their z-scores.
-    func peaks(_ count: Int) -> [(offset: Int, z: Float)] {
+    /// The last correlation's best offset for a pattern of `polarity` (+1: the template,
+    /// the highest value; -1: the template negated, the lowest), with its z-score.
+    func best(polarity: Float) -> (offset: Int, z: Float) {
+        let offset = polarity > 0 ? highest : lowest
+        return (offset, polarity * (correlation[offset] - correlationMean) / correlationDeviation)
+    }
+
+    /// The `count` best offsets of the last correlation for a pattern of `polarity`
+    /// (see `best(polarity:)`), best first (ties to the lower offset, so with polarity +1
+    /// the first is the offset `correlate` returned), with their z-scores.
+    func peaks(_ count: Int, polarity: Float = 1) -> [(offset: Int, z: Float)] {
         var chosen: [(offset: Int, z: Float)] = []
         chosen.reserveCapacity(count)
         for _ in 0..<min(count, correlation.count) {
             var best = -1
             for r in correlation.indices where !chosen.contains(where: { $0.offset == r }) {
-                if best < 0 || correlation[r] > correlation[best] { best = r }
+                if best < 0 || polarity * correlation[r] > polarity * correlation[best] { best = r }
             }
-            chosen.append((best, (correlation[best] - correlationMean) / correlationDeviation))
+            chosen.append((best, polarity * (correlation[best] - correlationMean) / correlationDeviation))
         }
         return chosen
     }

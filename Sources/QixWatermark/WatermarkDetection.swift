@@ -11,16 +11,20 @@ public struct WatermarkDetection: Sendable, Equatable {
     public var score: Double
     /// Estimated playback speed relative to the marked original (1.03 = 3 % fast).
     public var speed: Double
+    /// The format the mark was embedded in.
+    public var format: WatermarkFormat
     /// Frame offset (in original hops) of the window that decoded it, for localisation.
     var frameOffset: Int?
 
     /// Makes a detection.
-    public init(message: UInt32, start: Double, end: Double, score: Double, speed: Double) {
+    public init(message: UInt32, start: Double, end: Double, score: Double, speed: Double,
+                format: WatermarkFormat = .current) {
         self.message = message
         self.start = start
         self.end = end
         self.score = score
         self.speed = speed
+        self.format = format
     }
 
     /// The ID as 8 lowercase hex digits.

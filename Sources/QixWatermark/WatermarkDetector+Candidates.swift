@@ -14,6 +14,8 @@ extension WatermarkDetector {
         var speed: Int
         /// Frame offset in hops.
         var offset: Int
+        /// The format whose sync polarity peaks there, and whose decoder runs.
+        var format: WatermarkFormat
         /// The folded, normalised window (empty when the candidate will not be decoded).
         var window: [Float]
     }
@@ -53,35 +55,43 @@ extension WatermarkDetector {
         if list.count > candidatesPerWindow { list.removeLast() }
     }
 
-    /// Ranks the last correlation's best sync peaks of `window` (at speed index `speed`)
-    /// by the fit of the window's most likely codeword at each: the data, not the 96 sync
-    /// tiles alone, say where a frame starts. The candidates decoded per window stay
-    /// `candidatesPerWindow`, so the false-positive bound does not change.
+    /// Ranks the last correlation's best sync peaks of `window` (at speed index `speed`),
+    /// for each format's polarity, by the fit of the window's most likely codeword in that
+    /// format at each: the data, not the 96 sync tiles alone, say where a frame starts.
+    /// The candidates decoded per window stay `candidatesPerWindow`, so the false-positive
+    /// bound does not change.
     func insertRanked(_ window: [Float], speed: Int, into list: inout [Candidate]) {
-        for (offset, z) in correlator.peaks(Self.thoroughPeaks) where z >= Self.thoroughZ {
-            let fit = decoder.fit(tiles: decoder.tiles(window, offset: offset))
-            Self.insert(Candidate(z: z, rank: fit, speed: speed, offset: offset, window: window), into: &list)
+        for format in WatermarkFormat.allCases {
+            let decoder = decoder(format)
+            for (offset, z) in correlator.peaks(Self.thoroughPeaks, polarity: format.syncPolarity) where z >= Self.thoroughZ {
+                let fit = decoder.fit(tiles: decoder.tiles(window, offset: offset))
+                Self.insert(Candidate(z: z, rank: fit, speed: speed, offset: offset, format: format, window: window),
+                            into: &list)
+            }
         }
     }
 
     /// Decodes a window's candidates at their sync offsets (in a thorough search the best
     /// one with the list Viterbi decoder, `thoroughListSize` paths), then the best one's
     /// neighbouring offsets; the first that passes the keyed check wins.
-    func decodeCandidates(_ list: [Candidate], thorough: Bool) -> (payload: WatermarkPayload, score: Float, speed: Int, offset: Int)? {
+    func decodeCandidates(_ list: [Candidate], thorough: Bool)
+        -> (payload: WatermarkPayload, score: Float, speed: Int, offset: Int, format: WatermarkFormat)? {
         let gate = thorough ? Self.thoroughZ : Self.decodeZ
         for (n, candidate) in list.enumerated() where candidate.z >= gate {
             // A thorough search list-decodes its best-ranked candidate (true runners-up).
             let size = thorough && n == 0 ? thoroughListSize : 0
-            if let (payload, score) = decode(candidate.window, offset: candidate.offset, alternatives: Self.listAlternatives, listSize: size) {
-                return (payload, score, candidate.speed, candidate.offset)
+            if let (payload, score) = decode(candidate.window, offset: candidate.offset, format: candidate.format,
+                                             alternatives: Self.listAlternatives, listSize: size) {
+                return (payload, score, candidate.speed, candidate.offset, candidate.format)
             }
         }
         // Reverberation smears the sync peak over a few hops.
         guard let best = list.first, best.z >= Self.neighbourZ else { return nil }
         for delta in Self.neighbourOffsets {
             let offset = (best.offset + delta + P.hopsPerFrame) % P.hopsPerFrame
-            if let (payload, score) = decode(best.window, offset: offset, alternatives: Self.listAlternatives) {
-                return (payload, score, best.speed, offset)
+            if let (payload, score) = decode(best.window, offset: offset, format: best.format,
+                                             alternatives: Self.listAlternatives) {
+                return (payload, score, best.speed, offset, best.format)
             }
         }
         return nil

@@ -2,9 +2,10 @@ import QixAudio
 
 /// Finds IDs in audio analysed by `SpectralFrontEnd`: for every candidate speed it folds
 /// the band statistics onto the frame grid, finds the frame offset of every window by
-/// FFT correlation with the sync pattern, decodes the best candidates with soft
-/// Viterbi, accepts only those whose keyed check holds, and merges consecutive windows
-/// with the same ID.
+/// FFT correlation with the sync pattern (its peak for format 1, its trough for format 2,
+/// whose sync is negated), decodes the best candidates with their format's soft decoder,
+/// accepts only those whose keyed check holds, and merges consecutive windows with the
+/// same ID.
 ///
 /// Windows come in four lengths (1, 2, 4 and 8 frames, about 3, 6, 12 and 25 s) so that
 /// long recordings also decode at signal levels a single frame cannot carry.
@@ -26,9 +27,11 @@ public final class WatermarkDetector {
     /// Longest window in frames.
     public static let maximumWindowFrames = 8
 
-    private let layout: WatermarkLayout
+    /// One layout and one decoder per format (`WatermarkFormat.allCases` order).
+    private let layouts: [WatermarkLayout]
+    let decoders: [FrameDecoder]
+    /// Format 1's sync template: format 2's sync correlates with it negatively.
     let correlator: SyncCorrelator
-    let decoder: FrameDecoder
     private let speeds: [SpeedScale]
 
     /// Whether playback speeds other than 1 are searched.
@@ -60,9 +63,9 @@ public final class WatermarkDetector {
     /// Whole-pattern correlation peak (z over the 192 offsets) from which a window's
     /// tiles are scored against an expected ID.
     static let expectedZ: Float = 2.5
-    /// One correlator per expected ID, with that ID's chips on every tile.
+    /// One correlator per expected ID and format, with its chips on every tile.
     private let expectedCorrelators: [SyncCorrelator]
-    /// Each expected ID's chips.
+    /// Each expected ID's chips in each format.
     private let expectedChips: [[Float]]
     /// The same on the data tiles only (0 on the sync tiles, which every ID of a key shares).
     private let expectedDataChips: [[Float]]
@@ -93,15 +96,22 @@ public final class WatermarkDetector {
         self.thoroughSearchSeconds = thoroughSearchSeconds
         self.thoroughListSize = max(0, min(thoroughListSize, 256))
         self.expected = expected
-        layout = WatermarkLayout(key: key)
-        correlator = SyncCorrelator(layout: layout)
-        decoder = FrameDecoder(layout: layout, key: key)
+        let layouts = WatermarkFormat.allCases.map { WatermarkLayout(key: key, format: $0) }
+        self.layouts = layouts
+        decoders = layouts.map { FrameDecoder(layout: $0, key: key) }
+        correlator = SyncCorrelator(layout: layouts[0])
         speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
-        let layout = self.layout
-        expectedChips = expected.map { layout.chips(for: WatermarkPayload(message: $0), key: key) }
+        // Patterns p = format index * expected.count + ID index: every expected ID in every format.
+        let patterns = layouts.flatMap { layout in
+            expected.map { (layout, layout.chips(for: WatermarkPayload(message: $0), key: key)) }
+        }
+        expectedChips = patterns.map(\.1)
         expectedCorrelators = expectedChips.map { SyncCorrelator(tiles: $0) }
-        expectedDataChips = expectedChips.map { chips in chips.indices.map { layout.codedBit[$0] < 0 ? 0 : chips[$0] } }
+        expectedDataChips = patterns.map { layout, chips in chips.indices.map { layout.codedBit[$0] < 0 ? 0 : chips[$0] } }
     }
+
+    /// The decoder of `format`.
+    func decoder(_ format: WatermarkFormat) -> FrameDecoder { decoders[format.rawValue - 1] }
 
     /// Detects IDs in a whole in-memory buffer.
     public func detect(_ buffer: AudioBuffer) throws -> [WatermarkDetection] {
@@ -115,6 +125,7 @@ public final class WatermarkDetector {
         var end: Double
         var speed: Double
         var offset: Int
+        var format: WatermarkFormat
         var payload: WatermarkPayload
         var score: Float
     }
@@ -135,7 +146,7 @@ public final class WatermarkDetector {
         let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
         var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
         // Each expected ID's best score in each window, with its speed and offset.
-        let none = [ExpectedPeak](repeating: (-.infinity, 0, 0), count: expected.count)
+        let none = [ExpectedPeak](repeating: (-.infinity, 0, 0), count: expectedChips.count)
         var known = [[ExpectedPeak]](repeating: none, count: windows.count + edgeCount)
         var fold = FrameFold(), edgeFold = FrameFold()
         var folded: [Float] = []
@@ -185,17 +196,20 @@ public final class WatermarkDetector {
                                   if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
                                   return folded
                               })
-                let (offset, z) = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }
-                guard z.isFinite else { continue }
+                let z1 = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }.z
+                guard z1.isFinite else { continue }
                 if thorough {
                     if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
                     insertRanked(folded, speed: index, into: &candidates[w])
                     continue
                 }
-                if candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z {
+                for format in WatermarkFormat.allCases {
+                    let (offset, z) = correlator.best(polarity: format.syncPolarity)
+                    guard candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z else { continue }
                     // Only candidates at or above decodeZ are ever decoded from their window.
-                    if z >= Self.decodeZ && !isFolded { fold.window(lower..<upper, into: &folded) }
-                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, window: z >= Self.decodeZ ? folded : []),
+                    if z >= Self.decodeZ && !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format,
+                                          window: z >= Self.decodeZ ? folded : []),
                                 into: &candidates[w])
                 }
             }
@@ -205,14 +219,16 @@ public final class WatermarkDetector {
                                         fold: &edgeFold)
                 scoreExpected(&known[windows.count + edge], speed: index, correlate: { $0.correlate(window) },
                               window: { window })
-                let (offset, z) = correlator.correlate(window)
-                guard z.isFinite else { continue }
+                guard correlator.correlate(window).z.isFinite else { continue }
                 if thorough {
                     insertRanked(window, speed: index, into: &candidates[windows.count + edge])
                     continue
                 }
-                Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, window: window),
-                            into: &candidates[windows.count + edge])
+                for format in WatermarkFormat.allCases {
+                    let (offset, z) = correlator.best(polarity: format.syncPolarity)
+                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format, window: window),
+                                into: &candidates[windows.count + edge])
+                }
             }
         }
         var found: [Found] = []
@@ -229,21 +245,22 @@ public final class WatermarkDetector {
                 let end = chunks.upperBound >= nominalChunks ? duration : Double(chunks.upperBound) * chunkHops / speed * hopSeconds
                 return (Double(chunks.lowerBound) * chunkHops / speed * hopSeconds, end)
             }
-            func accept(_ payload: WatermarkPayload, _ score: Float, speed: Double, offset: Int) {
+            func accept(_ payload: WatermarkPayload, _ score: Float, speed: Double, offset: Int, format: WatermarkFormat) {
                 let (start, end) = span(speed)
                 found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
-                                   payload: payload, score: score))
+                                   format: format, payload: payload, score: score))
             }
             let decoded = decodeCandidates(candidates[w], thorough: thorough)
             // One mark per stretch: the best expected ID, unless the keyed check proved
             // another one is there (related IDs share part of their pattern).
-            if let (k, best) = known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
+            if let (p, best) = known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
                best.score >= Self.expectedScore,
-               decoded == nil || decoded?.payload.message == expected[k] {
-                accept(WatermarkPayload(message: expected[k]), best.score, speed: speeds[best.speed].speed, offset: best.offset)
+               decoded == nil || decoded?.payload.message == expected[p % expected.count] {
+                accept(WatermarkPayload(message: expected[p % expected.count]), best.score, speed: speeds[best.speed].speed,
+                       offset: best.offset, format: WatermarkFormat.allCases[p / expected.count])
             }
             if let hit = decoded {
-                accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset)
+                accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset, format: hit.format)
                 continue
             }
             // The coarse grid can be half a step off: refine around promising candidates.
@@ -251,10 +268,12 @@ public final class WatermarkDetector {
                 for step in [-0.5, 0.5] {
                     let speed = speeds[candidate.speed].speed + step * P.speedStep
                     let (window, offset) = w >= windows.count
-                        ? refoldEdge(spectra, edge: w - windows.count, hops: hops, speed: speed, floors: floors)
-                        : refold(spectra, chunks: windows[w], nominalChunks: nominalChunks, speed: speed, floors: floors)
-                    if let (payload, score) = decode(window, offset: offset) {
-                        accept(payload, score, speed: speed, offset: offset)
+                        ? refoldEdge(spectra, edge: w - windows.count, hops: hops, speed: speed, floors: floors,
+                                     format: candidate.format)
+                        : refold(spectra, chunks: windows[w], nominalChunks: nominalChunks, speed: speed, floors: floors,
+                                 format: candidate.format)
+                    if let (payload, score) = decode(window, offset: offset, format: candidate.format) {
+                        accept(payload, score, speed: speed, offset: offset, format: candidate.format)
                         break refine
                     }
                 }
@@ -266,7 +285,7 @@ public final class WatermarkDetector {
             let d = detections[i]
             guard let offset = d.frameOffset else { continue }
             let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
-            let chips = layout.chips(for: WatermarkPayload(message: d.message), key: key)
+            let chips = layouts[d.format.rawValue - 1].chips(for: WatermarkPayload(message: d.message), key: key)
             let located = MarkLocator.locate(spectra, guess: guess, chips: chips, speed: d.speed,
                                              offset: offset, floors: floors)
             // Hop m is centred on sample 256 m: the stretch runs half a hop either side.
@@ -287,10 +306,10 @@ public final class WatermarkDetector {
         for (k, pattern) in expectedCorrelators.enumerated() {
             let (offset, z) = correlate(pattern)
             guard z.isFinite, z >= Self.expectedZ else { continue }
-            let tiles = decoder.tiles(window(), offset: offset)
-            let score = decoder.score(tiles: tiles, chips: expectedChips[k])
+            let tiles = decoders[0].tiles(window(), offset: offset)
+            let score = decoders[0].score(tiles: tiles, chips: expectedChips[k])
             guard score > best[k].score,
-                  decoder.score(tiles: tiles, chips: expectedDataChips[k]) >= Self.expectedDataScore,
+                  decoders[0].score(tiles: tiles, chips: expectedDataChips[k]) >= Self.expectedDataScore,
                   outscoresOtherExpected(k, tiles: tiles) else { continue }
             best[k] = (score, speed, offset)
         }
@@ -307,7 +326,9 @@ public final class WatermarkDetector {
         guard energy > 0 else { return false }
         let norm = energy.squareRoot()
         let mine = expectedDataChips[k]
-        for j in expectedDataChips.indices where j != k {
+        // Against the other IDs in the same format.
+        let block = k / max(1, expected.count) * expected.count
+        for j in block..<(block + expected.count) where j != k {
             let theirs = expectedDataChips[j]
             var evidence: Float = 0
             for t in tiles.indices where mine[t] != theirs[t] { evidence += mine[t] * tiles[t] }
@@ -336,19 +357,22 @@ public final class WatermarkDetector {
 
     /// An edge window again at `speed`, with its sync offset.
     private func refoldEdge(_ spectra: HopSpectra, edge: Int, hops: Range<Int>, speed: Double,
-                            floors: [Float]) -> (window: [Float], offset: Int) {
+                            floors: [Float], format: WatermarkFormat) -> (window: [Float], offset: Int) {
         let range = Self.edgeHops(edge, of: hops, speed: speed)
         let margin = SpeedScale.detrendHops
         let first = max(spectra.firstHop, range.lowerBound - margin), last = min(spectra.endHop, range.upperBound + margin)
         let stats = SpeedScale(speed: speed).statistics(spectra, hops: first..<last, floors: floors)
         var fold = FrameFold()
         let window = edgeWindow(stats, statsFirstHop: first, hops: range, speed: speed, fold: &fold)
-        return (window, correlator.correlate(window).offset)
+        _ = correlator.correlate(window)
+        return (window, correlator.best(polarity: format.syncPolarity).offset)
     }
 
-    /// The payload and score of a folded window at a frame offset, when the keyed
-    /// check holds and the score reaches the minimum.
-    func decode(_ window: [Float], offset: Int, alternatives: Int = 0, listSize: Int = 0) -> (WatermarkPayload, Float)? {
+    /// The payload and score of a folded window at a frame offset in `format`, when the
+    /// keyed check holds and the score reaches the minimum.
+    func decode(_ window: [Float], offset: Int, format: WatermarkFormat, alternatives: Int = 0,
+                listSize: Int = 0) -> (WatermarkPayload, Float)? {
+        let decoder = decoder(format)
         let tiles = decoder.tiles(window, offset: offset)
         guard let (payload, score) = decoder.decode(tiles: tiles, alternatives: alternatives, listSize: listSize,
                                                     checks: &keyedChecks),
@@ -358,7 +382,7 @@ public final class WatermarkDetector {
 
     /// Folds one window again at `speed` from only the hops it needs, and finds its offset.
     private func refold(_ spectra: HopSpectra, chunks: Range<Int>, nominalChunks: Int, speed: Double,
-                        floors: [Float]) -> (window: [Float], offset: Int) {
+                        floors: [Float], format: WatermarkFormat) -> (window: [Float], offset: Int) {
         let period = Double(P.hopsPerFrame)
         let margin = SpeedScale.detrendHops
         let first = max(spectra.firstHop, Int(Double(chunks.lowerBound) * period / speed) - margin)
@@ -370,7 +394,8 @@ public final class WatermarkDetector {
         fold.fold(stats, firstHop: first, speed: speed)
         let upper = chunks.upperBound >= nominalChunks ? fold.endChunk : min(fold.endChunk, chunks.upperBound)
         fold.window(min(chunks.lowerBound, upper)..<upper, into: &window)
-        return (window, correlator.correlate(window).offset)
+        _ = correlator.correlate(window)
+        return (window, correlator.best(polarity: format.syncPolarity).offset)
     }
 
     /// Window chunk ranges: every single chunk, then 2, 4 and 8 chunks at half-length
@@ -401,7 +426,7 @@ public final class WatermarkDetector {
     private func merge(_ found: [Found]) -> [WatermarkDetection] {
         var spans: [WatermarkDetection] = found.map { item in
             var detection = WatermarkDetection(message: item.payload.message, start: item.start, end: item.end,
-                                               score: Double(item.score), speed: item.speed)
+                                               score: Double(item.score), speed: item.speed, format: item.format)
             detection.frameOffset = item.offset
             return detection
         }
@@ -414,6 +439,7 @@ public final class WatermarkDetector {
                 if span.score > merged[index].score {
                     merged[index].score = span.score
                     merged[index].speed = span.speed
+                    merged[index].format = span.format
                     merged[index].frameOffset = span.frameOffset
                 }
             } else {

@@ -18,16 +18,21 @@ public struct WatermarkEmbedder: Sendable {
     public let strength: Double
     /// The chip of every tile of a frame, for this key and ID.
     let chips: [Float]
+    /// The format the mark is written in.
+    public let format: WatermarkFormat
 
-    /// Prepares an embedder; `strength` must be in (0, 5].
-    public init(key: WatermarkKey, payload: WatermarkPayload, strength: Double = 1) throws {
+    /// Prepares an embedder; `strength` must be in (0, 5]. `format` is the current one
+    /// unless older detectors must read the mark (format 1 reads with every release).
+    public init(key: WatermarkKey, payload: WatermarkPayload, strength: Double = 1,
+                format: WatermarkFormat = .current) throws {
         guard strength.isFinite, strength > 0, strength <= 5 else {
             throw WatermarkError("invalid strength", "--strength", "must be a number in (0, 5], got \(strength)")
         }
         self.key = key
         self.payload = payload
         self.strength = strength
-        chips = WatermarkLayout(key: key).chips(for: payload, key: key)
+        self.format = format
+        chips = WatermarkLayout(key: key, format: format).chips(for: payload, key: key)
     }
 
     /// The lowest host sample rate that can carry the 0.5-6 kHz band.

@@ -4,19 +4,23 @@
 /// Tile index = slot * bandCount + band. Every slot holds `syncTilesPerSlot` sync tiles
 /// in keyed bands, so sync energy is spread evenly in time; coded bits are interleaved
 /// over the data tiles by a keyed permutation, so any part of a frame holds a piece of
-/// every bit and a window that starts anywhere decodes.
+/// every bit and a window that starts anywhere decodes. The formats share every keyed
+/// choice; they differ in the code and in the sync tiles' polarity (`WatermarkFormat`).
 public struct WatermarkLayout: Sendable {
     /// Secret sign of each tile (+1/-1): the sync chip, or the scrambling sign of a data tile.
     public let sign: [Float]
     /// Coded-bit index carried by each tile, or -1 for a sync tile.
     public let codedBit: [Int]
     /// The code protecting the payload.
-    public let code: ConvolutionalCode
+    public let code: any PayloadCode
+    /// The format this layout belongs to.
+    public let format: WatermarkFormat
 
-    /// Derives the layout for `key`.
-    public init(key: WatermarkKey) {
+    /// Derives the layout of `format` for `key`.
+    public init(key: WatermarkKey, format: WatermarkFormat = .current) {
         typealias P = WatermarkParameters
-        code = ConvolutionalCode(inputBits: P.payloadBits)
+        self.format = format
+        code = format.code(dataTiles: P.tileCount - P.syncTilesPerSlot * P.slotsPerFrame)
         var roles = KeyedStream(key: key, label: "sync-bands", capacity: 4 * P.bandCount * P.slotsPerFrame)
         var codedBit = [Int](repeating: 0, count: P.tileCount)
         var dataTiles: [Int] = []
@@ -32,7 +36,8 @@ public struct WatermarkLayout: Sendable {
         let order = interleave.permutation(dataTiles.count)
         for (rank, index) in order.enumerated() { codedBit[dataTiles[index]] = rank % code.codedBits }
         var signs = KeyedStream(key: key, label: "signs", capacity: 4 * P.tileCount)
-        sign = (0..<P.tileCount).map { _ in signs.nextSign() }
+        let polarity = format.syncPolarity
+        sign = (0..<P.tileCount).map { tile in signs.nextSign() * (codedBit[tile] < 0 ? polarity : 1) }
         self.codedBit = codedBit
     }
 

@@ -12,7 +12,8 @@ struct DetectCommand: ParsableCommand {
             Reads each INPUT (any format libsndfile reads; '-' reads a WAV/FLAC stream from stdin) and \
             prints the IDs found, with where they were heard. Playback speeds within +-3 % are searched. \
             With --json: one object per input per line, in input order: \
-            {"file", "duration", "detections": [{"message", "start", "end", "score"}]}. \
+            {"file", "duration", "detections": [{"message", "start", "end", "score", "format"}]} \
+            (format: the watermark version the mark was embedded in, 1 or 2). \
             An unreadable input prints an error on stderr, is skipped, and the exit code is 1 at the end; \
             finding nothing is not an error (exit 0). On a terminal, inputs of 10 minutes or more \
             show their progress on stderr while they are read.
@@ -93,6 +94,7 @@ struct DetectCommand: ParsableCommand {
             item.add("start", rounded(detection.start))
             item.add("end", rounded(detection.end))
             item.add("score", (detection.score * 100).rounded() / 100)
+            item.add("format", detection.format.rawValue)
             return item.string
         }))
         return line.string

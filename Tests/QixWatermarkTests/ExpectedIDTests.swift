@@ -10,9 +10,9 @@ struct ExpectedIDTests {
     let message: UInt32 = 0x5eed1234
 
     /// 3 s of a marked corpus clip at 16 kHz mono under white noise `level` times its RMS.
-    func noisyExcerpt(level: Float, marked: Bool = true) throws -> AudioBuffer {
+    func noisyExcerpt(level: Float, marked: Bool = true, format: WatermarkFormat = .current) throws -> AudioBuffer {
         let host = try TestSignals.corpus("a01", seconds: 8)
-        let audio = marked ? try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message)).embed(host) : host
+        let audio = marked ? try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message), format: format).embed(host) : host
         let mono = try Resampler.resample(audio.mixedToMono(), to: 16_000).slice(frames: 40_000..<88_000)
         var levels = SignalLevels()
         mono.samples.withUnsafeBufferPointer { levels.add($0) }
@@ -20,10 +20,11 @@ struct ExpectedIDTests {
         return AudioBuffer(samples: zip(mono.samples, noise.samples).map { $0 + $1 }, channels: 1, sampleRate: 16_000)
     }
 
-    @Test func anExpectedIDIsHeardWhereTheBlindSearchFails() throws {
+    @Test(arguments: WatermarkFormat.allCases)
+    func anExpectedIDIsHeardWhereTheBlindSearchFails(_ format: WatermarkFormat) throws {
         var heardOnlyWhenExpected = 0
-        for level: Float in [0.5, 0.7, 1.0, 1.4, 2.0] {
-            let clip = try noisyExcerpt(level: level)
+        for level: Float in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2] {
+            let clip = try noisyExcerpt(level: level, format: format)
             let blind = try WatermarkDetector(key: key).detect(clip)
             let expecting = try WatermarkDetector(key: key, expected: [message, 0x0bad_cafe]).detect(clip)
             #expect(blind.allSatisfy { $0.message == message }, "level \(level)")

@@ -13,9 +13,12 @@ struct WatermarkDetectorTests {
             .embed(TestSignals.corpus(prefix, seconds: seconds))
     }
 
-    @Test func syncCorrelatorFindsTheOffset() {
-        let layout = WatermarkLayout(key: key)
-        let correlator = SyncCorrelator(layout: layout)
+    /// The detector correlates with format 1's sync: format 1 peaks at the frame offset,
+    /// format 2 (sync negated) dips there, and each polarity's best is found.
+    @Test(arguments: WatermarkFormat.allCases)
+    func syncCorrelatorFindsTheOffset(_ format: WatermarkFormat) {
+        let correlator = SyncCorrelator(layout: WatermarkLayout(key: key, format: .convolutional))
+        let layout = WatermarkLayout(key: key, format: format)
         let period = WatermarkParameters.hopsPerFrame
         var noise = TestSignals.Noise(state: 5)
         let chips = layout.chips(for: WatermarkPayload(message: 1), key: key)
@@ -24,12 +27,16 @@ struct WatermarkDetectorTests {
             for b in 0..<WatermarkParameters.bandCount {
                 for r in 0..<period {
                     let tile = (r / WatermarkParameters.hopsPerSlot) * WatermarkParameters.bandCount + b
-                    window[b * period + (r + shift) % period] = 0.3 * chips[tile] + noise.next()
+                    window[b * period + (r + shift) % period] = 0.35 * chips[tile] + noise.next()
                 }
             }
-            let (offset, z) = correlator.correlate(window)
+            let positive = correlator.correlate(window)
+            let (offset, z) = correlator.best(polarity: format.syncPolarity)
+            // The same noise adds to one polarity's peak what it takes from the other's.
             #expect(offset == shift)
-            #expect(z > 5)
+            #expect(z > 4.2)
+            #expect(correlator.best(polarity: -format.syncPolarity).z < 4)
+            if format == .convolutional { #expect(positive.offset == offset && positive.z == z) }
         }
     }
 
@@ -42,6 +49,20 @@ struct WatermarkDetectorTests {
             let clip = audio.slice(frames: Int(start * rate)..<Int((start + 5) * rate))
             let found = try detector.detect(clip)
             #expect(found.map(\.message) == [message], "start \(start)")
+        }
+    }
+
+    /// Marks written before format 2 keep reading, as clips (thorough search) and as
+    /// recordings (the fast search), each reported in its own format.
+    @Test(arguments: WatermarkFormat.allCases)
+    func readsEveryFormat(_ format: WatermarkFormat) throws {
+        let audio = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message), format: format)
+            .embed(TestSignals.corpus("a02", seconds: 12))
+        let clip = audio.slice(frames: 50_000..<(50_000 + 4 * audio.sampleRate))
+        for (input, detector) in [(clip, WatermarkDetector(key: key)), (audio, WatermarkDetector(key: key, thoroughSearchSeconds: 0))] {
+            let found = try detector.detect(input)
+            #expect(found.map(\.message) == [message], "format \(format)")
+            #expect(found.map(\.format) == [format])
         }
     }
 

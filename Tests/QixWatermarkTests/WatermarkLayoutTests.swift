@@ -16,15 +16,33 @@ struct WatermarkLayoutTests {
         #expect(a.sign != c.sign && a.codedBit != c.codedBit)
     }
 
-    @Test func syncIsSpreadAndEveryCodedBitIsCarriedTwice() {
-        let layout = WatermarkLayout(key: .publicTestKey)
-        for slot in 0..<P.slotsPerFrame {
-            let sync = (0..<P.bandCount).filter { layout.codedBit[slot * P.bandCount + $0] < 0 }
-            #expect(sync.count == P.syncTilesPerSlot)
+    @Test func syncIsSpreadAndEveryCodedBitIsCarried() {
+        let first = WatermarkLayout(key: .publicTestKey, format: .convolutional)
+        let second = WatermarkLayout(key: .publicTestKey, format: .polar)
+        for layout in [first, second] {
+            for slot in 0..<P.slotsPerFrame {
+                let sync = (0..<P.bandCount).filter { layout.codedBit[slot * P.bandCount + $0] < 0 }
+                #expect(sync.count == P.syncTilesPerSlot)
+            }
+            #expect(abs(layout.sign.reduce(0, +)) < 80)
         }
-        var uses = [Int](repeating: 0, count: layout.code.codedBits)
-        for bit in layout.codedBit where bit >= 0 { uses[bit] += 1 }
-        #expect(uses.min()! >= 2)
-        #expect(abs(layout.sign.reduce(0, +)) < 80)
+        // Format 1: 192 coded bits, each on two or three tiles; format 2: 432, one each.
+        for (layout, uses) in [(first, 2...3), (second, 1...1)] {
+            var count = [Int](repeating: 0, count: layout.code.codedBits)
+            for bit in layout.codedBit where bit >= 0 { count[bit] += 1 }
+            #expect(uses.contains(count.min()!) && uses.contains(count.max()!), "format \(layout.format)")
+        }
+    }
+
+    /// The formats share every keyed choice but the sync polarity, which tells them apart.
+    @Test func formatsDifferInSyncPolarityAndCode() {
+        let first = WatermarkLayout(key: .publicTestKey, format: .convolutional)
+        let second = WatermarkLayout(key: .publicTestKey, format: .polar)
+        #expect(first.codedBit.map { $0 < 0 } == second.codedBit.map { $0 < 0 })
+        for tile in first.sign.indices {
+            #expect(second.sign[tile] == (first.codedBit[tile] < 0 ? -first.sign[tile] : first.sign[tile]))
+        }
+        #expect(first.code.codedBits == 192 && second.code.codedBits == 432)
+        #expect(WatermarkLayout(key: .publicTestKey).format == .polar)
     }
 }

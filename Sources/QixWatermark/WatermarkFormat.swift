@@ -1,0 +1,35 @@
+/// The versions of the watermark's payload coding. Both share the geometry, keys, sync
+/// tiles and depths (`WatermarkParameters`); the detector reads both, telling them apart
+/// by the sign of the sync pattern, so marks embedded by earlier releases keep reading.
+public enum WatermarkFormat: Int, Sendable, CaseIterable, Comparable {
+    /// Format 1: convolutional code, rate 1/3, K = 9, zero tail; 192 coded bits, each on
+    /// two or three data tiles; sync tiles carry their keyed signs.
+    case convolutional = 1
+    /// Format 2: polar code, length 512 punctured to the 432 data tiles (one coded bit
+    /// each), list-decoded; sync tiles carry their keyed signs negated. About 0.9 dB
+    /// stronger than format 1 on the frame's tile channel (docs/watermark.md, section 1).
+    case polar = 2
+
+    /// What `qix embed` writes.
+    public static let current = WatermarkFormat.polar
+
+    /// Factor on the sync tiles' keyed signs: the sign of the sync correlation peak says
+    /// which format a frame carries.
+    public var syncPolarity: Float { self == .convolutional ? 1 : -1 }
+
+    /// Design Bhattacharyya parameter of format 2's polar code: z = exp(-rho^2 / 2) for
+    /// tiles at rho = 0.38, about where the hard eval cells fail. Chosen over 0.8, 0.88,
+    /// 0.91, 0.95 and 0.97 on the eval's hard cells (docs/watermark.md, section 7).
+    static let polarDesignZ = 0.93
+
+    /// The code that protects the payload in this format, for `dataTiles` data tiles.
+    func code(dataTiles: Int) -> any PayloadCode {
+        switch self {
+        case .convolutional: ConvolutionalCode(inputBits: WatermarkParameters.payloadBits)
+        case .polar: PolarCode(inputBits: WatermarkParameters.payloadBits, codedBits: dataTiles, designZ: Self.polarDesignZ)
+        }
+    }
+
+    /// Formats order by version number.
+    public static func < (a: WatermarkFormat, b: WatermarkFormat) -> Bool { a.rawValue < b.rawValue }
+}
