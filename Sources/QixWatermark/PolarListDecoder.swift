@@ -169,9 +169,9 @@ final class PolarListDecoder {
             let m = 1 << rightLevel
             let alpha = rightLevel == top ? UnsafePointer(channel) : UnsafePointer(base + 2 * m - 1)
             let out = base + m - 1, partial = left + path * Self.perPath + m - 1
+            // g: b + a, or b - a where the left child decided 1 (its sign bit flipped, branch-free).
             for j in 0..<m {
-                let a = alpha[j]
-                out[j] = alpha[j + m] + (partial[j] == 0 ? a : -a)
+                out[j] = alpha[j + m] + Float(bitPattern: alpha[j].bitPattern ^ (UInt32(partial[j]) << 31))
             }
         } else {
             level = top + 1
@@ -181,10 +181,11 @@ final class PolarListDecoder {
             let m = 1 << level
             let alpha = level == top ? UnsafePointer(channel) : UnsafePointer(base + 2 * m - 1)
             let out = base + m - 1
+            // f: min(|a|, |b|) with the product's sign, branch-free so that it vectorises.
             for j in 0..<m {
                 let a = alpha[j], b = alpha[j + m]
-                let magnitude = min(abs(a), abs(b))
-                out[j] = (a < 0) != (b < 0) ? -magnitude : magnitude
+                let sign = (a.bitPattern ^ b.bitPattern) & 0x8000_0000
+                out[j] = Float(bitPattern: min(abs(a), abs(b)).bitPattern | sign)
             }
             level -= 1
         }

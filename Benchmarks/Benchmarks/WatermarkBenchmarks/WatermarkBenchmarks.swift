@@ -60,7 +60,8 @@ let benchmarks: @Sendable () -> Void = {
 /// looped, and its marked copy; returns both paths.
 func tenMinuteFiles() throws -> (plain: String, marked: String) {
     let directory = NSTemporaryDirectory() + "/qix-bench-watermark"
-    let plain = directory + "/plain.flac", marked = directory + "/marked.flac"
+    // The marked copy is named by format, so a cached one from an older format is not reused.
+    let plain = directory + "/plain.flac", marked = directory + "/marked-format\(WatermarkFormat.current.rawValue).flac"
     if FileManager.default.fileExists(atPath: marked) { return (plain, marked) }
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var clips = URL(fileURLWithPath: #filePath)
