@@ -52,6 +52,9 @@ public final class WatermarkDetector {
     /// IDs the caller expects (the campaigns on air), each also looked for by its whole
     /// keyed pattern; empty for a blind search only.
     public let expected: [UInt32]
+    /// The formats whose patterns the expected IDs are looked for in (the current one
+    /// unless asked): each costs 2-4 % of a blind search's CPU per ID on unmarked audio.
+    public let expectedFormats: [WatermarkFormat]
     /// Keyed checks made so far (every Viterbi path tested against the key), and how many
     /// tested a candidate not tested just before: on audio without this key's mark each new
     /// one is a 2^-24 chance of a false ID (docs/watermark.md, section 4).
@@ -86,10 +89,15 @@ public final class WatermarkDetector {
     /// without it reaches `expectedScore` with probability about 2.6 x 10^-10 per ID
     /// (docs/watermark.md, "Expected IDs").
     ///
+    /// Expected IDs are looked for by their pattern in `expectedFormats` (each format one
+    /// more correlation per window and speed); marks of the other formats are still found
+    /// by the blind search.
+    ///
     /// Searches over at most `thoroughSearchSeconds` of audio rank candidates thoroughly
     /// and list-decode the best one with `thoroughListSize` paths (see the properties);
     /// 0 seconds never does, `.infinity` always does.
     public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = [],
+                expectedFormats: [WatermarkFormat] = [.current],
                 thoroughSearchSeconds: Double = WatermarkDetector.clipSeconds, thoroughListSize: Int = 64) {
         self.key = key
         self.searchesSpeed = searchesSpeed
@@ -101,8 +109,10 @@ public final class WatermarkDetector {
         decoders = layouts.map { FrameDecoder(layout: $0, key: key) }
         correlator = SyncCorrelator(layout: layouts[0])
         speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
-        // Patterns p = format index * expected.count + ID index: every expected ID in every format.
-        let patterns = layouts.flatMap { layout in
+        // Patterns p = format index * expected.count + ID index: every expected ID in every
+        // format asked for.
+        self.expectedFormats = WatermarkFormat.allCases.filter { expectedFormats.contains($0) }
+        let patterns = layouts.filter { expectedFormats.contains($0.format) }.flatMap { layout in
             expected.map { (layout, layout.chips(for: WatermarkPayload(message: $0), key: key)) }
         }
         expectedChips = patterns.map(\.1)
@@ -257,7 +267,7 @@ public final class WatermarkDetector {
                best.score >= Self.expectedScore,
                decoded == nil || decoded?.payload.message == expected[p % expected.count] {
                 accept(WatermarkPayload(message: expected[p % expected.count]), best.score, speed: speeds[best.speed].speed,
-                       offset: best.offset, format: WatermarkFormat.allCases[p / expected.count])
+                       offset: best.offset, format: expectedFormats[p / expected.count])
             }
             if let hit = decoded {
                 accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset, format: hit.format)

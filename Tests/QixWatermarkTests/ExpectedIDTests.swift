@@ -26,7 +26,7 @@ struct ExpectedIDTests {
         for level: Float in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2] {
             let clip = try noisyExcerpt(level: level, format: format)
             let blind = try WatermarkDetector(key: key).detect(clip)
-            let expecting = try WatermarkDetector(key: key, expected: [message, 0x0bad_cafe]).detect(clip)
+            let expecting = try WatermarkDetector(key: key, expected: [message, 0x0bad_cafe], expectedFormats: [format]).detect(clip)
             #expect(blind.allSatisfy { $0.message == message }, "level \(level)")
             #expect(expecting.allSatisfy { $0.message == message }, "level \(level): an ID that is not there")
             // Whatever the blind search hears, expecting the ID hears too.
