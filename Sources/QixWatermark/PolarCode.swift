@@ -5,10 +5,11 @@
 /// (a xor b, b) for the encodings a, b of u's two halves). Quasi-uniform puncturing
 /// drops the positions bit-reverse(0 ..< 512 - codedBits), which the decoder reads as
 /// erasures. The information positions are the `inputBits` synthetic channels with the
-/// smallest Bhattacharyya parameters for tiles at amplitude rho = 0.5 (z = exp(-rho^2 / 2)
-/// = 0.88) and punctured positions at z = 1. On the frame's Gaussian tile channel this
-/// list-decoded code needs about 0.9 dB less than format 1's convolutional code with
-/// an equal list (`Benchmarks/codes/code_comparison.c`).
+/// smallest Bhattacharyya parameters for a design z (tiles at amplitude rho give
+/// z = exp(-rho^2 / 2): 0.88 at rho = 0.5; format 2 uses 0.93) and punctured positions at
+/// z = 1. On the frame's Gaussian tile channel this list-decoded code needs about 0.8 dB
+/// less than format 1's convolutional code with an equal list
+/// (`Benchmarks/codes/code_comparison.c`, docs/watermark.md section 1).
 public struct PolarCode: Sendable {
     /// log2 of the mother code length.
     public static let lengthLog = 9
