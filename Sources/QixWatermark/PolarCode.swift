@@ -7,7 +7,7 @@
 /// erasures. The information positions are the `inputBits` synthetic channels with the
 /// smallest Bhattacharyya parameters for a design z (tiles at amplitude rho give
 /// z = exp(-rho^2 / 2): 0.88 at rho = 0.5; format 2 uses 0.93) and punctured positions at
-/// z = 1. On the frame's Gaussian tile channel this list-decoded code needs about 0.8 dB
+/// z = 1. On the frame's Gaussian tile channel this list-decoded code needs about 0.6 dB
 /// less than format 1's convolutional code with an equal list
 /// (`Benchmarks/codes/code_comparison.c`, docs/watermark.md section 1).
 public struct PolarCode: Sendable {

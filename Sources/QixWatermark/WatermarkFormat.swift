@@ -6,7 +6,7 @@ public enum WatermarkFormat: Int, Sendable, CaseIterable, Comparable {
     /// two or three data tiles; sync tiles carry their keyed signs.
     case convolutional = 1
     /// Format 2: polar code, length 512 punctured to the 432 data tiles (one coded bit
-    /// each), list-decoded; sync tiles carry their keyed signs negated. About 0.9 dB
+    /// each), list-decoded; sync tiles carry their keyed signs negated. About 0.6 dB
     /// stronger than format 1 on the frame's tile channel (docs/watermark.md, section 1).
     case polar = 2
 
