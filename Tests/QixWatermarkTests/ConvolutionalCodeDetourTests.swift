@@ -5,17 +5,9 @@ import Testing
 struct ConvolutionalCodeDetourTests {
     let code = ConvolutionalCode(inputBits: 56)
 
-    /// Gaussian-ish soft values: the codeword's signs times `signal` plus seeded noise.
+    /// The codeword of `bits` through `noisySoftValues`.
     func noisy(_ bits: [UInt8], signal: Float, seed: UInt64) -> [Float] {
-        var state = seed
-        func uniform() -> Float {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Float(state >> 40) / Float(1 << 24)
-        }
-        return code.encode(bits).map { bit in
-            let noise = (uniform() + uniform() + uniform() + uniform() - 2) * 1.7
-            return (bit == 1 ? signal : -signal) + noise
-        }
+        noisySoftValues(code.encode(bits), signal: signal, seed: seed)
     }
 
     @Test("the first entry is the plain decode, the others differ from it and from each other, cheapest first")
