@@ -41,6 +41,8 @@ public final class StreamingEmbedder {
 
     private let chips: [Float]
     private let targetSNR: Double
+    /// Factor on every tile's masking cap: the embedder's strength.
+    private let capScale: Float
     private let down: SampleRateConverter?
     private let up: SampleRateConverter?
     /// 16 kHz mono mix, and each channel when there are several, from global sample `base16`.
@@ -70,6 +72,7 @@ public final class StreamingEmbedder {
         self.channels = channels
         chips = embedder.chips
         targetSNR = embedder.targetSNR
+        capScale = Float(embedder.strength)
         // From a higher rate, both ways may use cheaper filters than listening needs: the plan
         // reads the band to 6 kHz (down: the detector's decimator, flat to 6.3 kHz), the delta
         // holds nothing above 6.25 kHz (up: a polyphase filter flat to 6.4 kHz whose stopband,
@@ -255,7 +258,7 @@ public final class StreamingEmbedder {
         let planEnd = last ? total : min(total, segment.upperBound + Self.lookahead)
         let host = Array(mix16[(planStart - base16)..<(planEnd - base16)])
         let chips = self.chips
-        let gains = try TileDepths.depths(host: host, targetSNR: targetSNR) { probe in
+        let gains = try TileDepths.depths(host: host, targetSNR: targetSNR, capScale: capScale) { probe in
             DeltaSynthesizer(chips: chips, gains: probe).delta(for: host)
         }
         let synthesis = DeltaSynthesizer(chips: chips, gains: gains, firstSlot: planStart / Self.samplesPerSlot)

@@ -23,11 +23,19 @@ struct TileDepths {
     /// energy per tile; 0.25 measured the same, 1 wastes budget on the cap).
     static let exponent: Float = 0.5
 
+    /// The deepest any tile goes when a strength above 1 lifts the caps: the down half
+    /// keeps a tenth of its amplitude.
+    static let deepest: Float = 0.9
+
     /// Depth per (global slot, band) for a 16 kHz mono host so that the watermark energy
-    /// is `targetSNR` dB under the host's; `synthesis` builds the delta for given depths
-    /// (one probe call measures what a unit of depth costs in delta energy).
-    static func depths(host: [Float], targetSNR: Double, synthesis: ([Float]) -> [Float]) throws -> [Float] {
-        let (energy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)))
+    /// is `targetSNR` dB under the host's, every tile's masking cap times `capScale` (the
+    /// strength: a stronger mark asked for is stronger on hosts whose caps bind, too, and
+    /// a weaker one weaker); `synthesis` builds the delta for given depths (one probe call
+    /// measures what a unit of depth costs in delta energy).
+    static func depths(host: [Float], targetSNR: Double, capScale: Float = 1,
+                       synthesis: ([Float]) -> [Float]) throws -> [Float] {
+        var (energy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)))
+        if capScale != 1 { cap = cap.map { min(deepest, $0 * capScale) } }
         let count = energy.count
         let probe: Float = 0.1
         let probeDelta = synthesis([Float](repeating: probe, count: count))

@@ -14,7 +14,9 @@ public struct WatermarkEmbedder: Sendable {
     public let key: WatermarkKey
     /// The ID to hide.
     public let payload: WatermarkPayload
-    /// Scale of the watermark relative to the tuned default (1).
+    /// Scale of the watermark relative to the tuned default (1): the SNR budget moves by
+    /// 20 log10(strength) dB and every tile's masking cap by the same factor (up to a depth
+    /// of 0.9), so hosts whose caps bind follow it too.
     public let strength: Double
     /// The chip of every tile of a frame, for this key and ID.
     let chips: [Float]

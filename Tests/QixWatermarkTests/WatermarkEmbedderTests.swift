@@ -22,6 +22,28 @@ struct WatermarkEmbedderTests {
         #expect(snr >= 20 && snr < 35, "SNR \(snr) dB")
     }
 
+    /// `strength` scales the mark's amplitude everywhere: the budget and the masking caps,
+    /// so a host whose caps bind before the budget moves by 20 log10(strength) dB too. Here
+    /// a bass line carries most of the energy under the band, and three quiet steady tones
+    /// in it are resolved partials, held at their caps.
+    @Test func strengthScalesTheMarkWhereCapsBind() throws {
+        let rate = 16_000
+        let samples = (0..<(6 * rate)).map { i -> Float in
+            let t = Float(i) / Float(rate)
+            let tones = [1_000, 2_100, 3_300].map { sin(2 * Float.pi * Float($0) * t) }.reduce(0, +)
+            return 0.5 * sin(2 * Float.pi * 110 * t) + 0.02 * tones
+        }
+        let host = AudioBuffer(samples: samples, channels: 1, sampleRate: rate)
+        func snr(_ strength: Double) throws -> Double {
+            let marked = try WatermarkEmbedder(key: key, payload: payload, strength: strength).embed(host)
+            return StreamingEmbedderTests.snr(host.samples, marked.samples, 0..<host.samples.count)
+        }
+        let unit = try snr(1), double = try snr(2), half = try snr(0.5)
+        #expect(unit > 25, "caps bind at strength 1: \(unit) dB")
+        #expect(abs(unit - double - 6.02) < 0.5, "strength 2: \(double) dB against \(unit)")
+        #expect(abs(half - unit - 6.02) < 0.5, "strength 0.5: \(half) dB against \(unit)")
+    }
+
     /// The masking model: silence stays silent; no passage gets a watermark closer than
     /// the per-tile caps (at least 6 dB, `TileMasking`) to the host; quiet passages, cheap in the SNR budget, get the
     /// deeper mark; and the whole plan follows the level (a quieter copy gets the same
