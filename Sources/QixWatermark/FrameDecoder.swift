@@ -9,15 +9,25 @@ struct FrameDecoder {
 
     /// Sum of each tile's 8 hops, for a frame that starts at `offset` in the window.
     func tiles(_ window: [Float], offset: Int) -> [Float] {
-        let period = P.hopsPerFrame
+        let period = P.hopsPerFrame, hops = P.hopsPerSlot
         var tiles = [Float](repeating: 0, count: P.tileCount)
-        for slot in 0..<P.slotsPerFrame {
-            for b in 0..<P.bandCount {
-                var sum: Float = 0
-                for h in 0..<P.hopsPerSlot {
-                    sum += window[b * period + (offset + slot * P.hopsPerSlot + h) % period]
+        window.withUnsafeBufferPointer { window in
+            tiles.withUnsafeMutableBufferPointer { tiles in
+                for slot in 0..<P.slotsPerFrame {
+                    // Only a slot that wraps round the frame needs the modulo per hop.
+                    let start = (offset + slot * hops) % period
+                    let wraps = start + hops > period
+                    for b in 0..<P.bandCount {
+                        let row = window.baseAddress! + b * period
+                        var sum: Float = 0
+                        if wraps {
+                            for h in 0..<hops { sum += row[(start + h) % period] }
+                        } else {
+                            for h in 0..<hops { sum += row[start + h] }
+                        }
+                        tiles[slot * P.bandCount + b] = sum
+                    }
                 }
-                tiles[slot * P.bandCount + b] = sum
             }
         }
         // Clip at a multiple of the RMS: the tiles the embedder could not bring to its
@@ -64,11 +74,32 @@ struct FrameDecoder {
 
     /// The score of the most likely codeword, unchecked, against the tiles: how much the
     /// window at this offset looks like some frame of this key (noise offsets fit their
-    /// best codeword too, but less than the true offset of a mark fits its own).
-    func fit(tiles: [Float]) -> Float {
+    /// best codeword too, but less than the true offset of a mark fits its own). `precise`
+    /// takes the code's `mostLikely` codeword, else its plain decision (the same for
+    /// Viterbi; for format 2 successive cancellation instead of the best of 8 paths).
+    func fit(tiles: [Float], precise: Bool = true) -> Float {
         let soft = softBits(tiles)
-        let bits = layout.code.mostLikely(soft)
-        return score(tiles: tiles, chips: layout.chips(coded: layout.code.encode(bits)))
+        let bits = precise ? layout.code.mostLikely(soft) : layout.code.decode(soft)
+        return score(tiles: tiles, coded: layout.code.encode(bits))
+    }
+
+    /// `score(tiles:chips:)` against the chips of coded bits, without building them: the
+    /// same products in the same order.
+    func score(tiles: [Float], coded: [UInt8]) -> Float {
+        var dot: Float = 0, energy: Float = 0
+        layout.sign.withUnsafeBufferPointer { sign in
+            layout.codedBit.withUnsafeBufferPointer { codedBit in
+                coded.withUnsafeBufferPointer { coded in
+                    for (i, value) in tiles.enumerated() {
+                        let bit = codedBit[i]
+                        let chip = bit < 0 || coded[bit] == 1 ? sign[i] : -sign[i]
+                        dot += value * chip
+                        energy += value * value
+                    }
+                }
+            }
+        }
+        return energy > 0 ? dot / energy.squareRoot() : 0
     }
 
     /// Normalised correlation of tile values with chips: about N(0, 1) for audio

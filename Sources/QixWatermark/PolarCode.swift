@@ -80,14 +80,21 @@ public struct PolarCode: Sendable {
         precondition(bits.count == inputBits, "wrong block length")
         var x = [UInt8](repeating: 0, count: Self.length)
         for (k, position) in informationPositions.enumerated() { x[position] = bits[k] }
-        var half = 1
-        while half < Self.length {
-            for block in stride(from: 0, to: Self.length, by: 2 * half) {
-                for j in block..<(block + half) { x[j] ^= x[j + half] }
+        x.withUnsafeMutableBufferPointer { x in
+            var half = 1
+            while half < Self.length {
+                for block in stride(from: 0, to: Self.length, by: 2 * half) {
+                    for j in block..<(block + half) { x[j] ^= x[j + half] }
+                }
+                half *= 2
             }
-            half *= 2
         }
-        return sentPositions.map { x[$0] }
+        return [UInt8](unsafeUninitializedCapacity: codedBits) { coded, count in
+            x.withUnsafeBufferPointer { x in
+                for (k, position) in sentPositions.enumerated() { coded[k] = x[position] }
+            }
+            count = codedBits
+        }
     }
 
     /// The successive cancellation decision (a list of one) for soft values

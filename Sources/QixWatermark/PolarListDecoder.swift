@@ -99,6 +99,15 @@ final class PolarListDecoder {
     /// Keeps the `listSize` best of every active path's two continuations (ties to the
     /// lower path, then bit 0), each fork of a path that keeps both taking a free slot.
     private func fork(phase: Int, informationIndex: Int) {
+        if listSize == 1 {
+            // Successive cancellation: the sign decides (0 on a tie, as the sorted list would).
+            let value = llr[0]
+            let bit: UInt8 = value < 0 ? 1 : 0
+            if value < 0 { metric[0] -= value }
+            information[informationIndex] = bit
+            updateSums(path: 0, phase: phase, level: 0, zeros: false, bit: bit)
+            return
+        }
         var count = 0
         for path in 0..<listSize where active[path] {
             let value = llr[path * Self.perPath]
