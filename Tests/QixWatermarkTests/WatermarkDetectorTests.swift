@@ -103,11 +103,13 @@ struct WatermarkDetectorTests {
         #expect(try WatermarkDetector(key: key).detect(fast).map(\.message) == [message])
     }
 
-    /// A file marked only in its middle third: the reported stretch is within 0.5 s.
-    @Test func locatesAMarkedMiddleThird() throws {
+    /// A file marked only in its middle third: the reported stretch is within 0.5 s, in
+    /// either format (each located with its own pattern).
+    @Test(arguments: WatermarkFormat.allCases)
+    func locatesAMarkedMiddleThird(_ format: WatermarkFormat) throws {
         let host = try TestSignals.corpus("a05", seconds: 24)
         let third = host.frameCount / 3
-        let middle = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message))
+        let middle = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message), format: format)
             .embed(host.slice(frames: third..<(2 * third)))
         var audio = host
         audio.samples.replaceSubrange((third * host.channels)..<(2 * third * host.channels), with: middle.samples)
@@ -115,7 +117,7 @@ struct WatermarkDetectorTests {
         #expect(found.count == 1)
         let start = Double(third) / Double(host.sampleRate), end = 2 * start
         if let d = found.first {
-            #expect(d.message == message)
+            #expect(d.message == message && d.format == format)
             #expect(abs(d.start - start) <= 0.5 && abs(d.end - end) <= 0.5, "\(d.start)-\(d.end) vs \(start)-\(end)")
         }
     }
