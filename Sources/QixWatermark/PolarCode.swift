@@ -66,6 +66,7 @@ public struct PolarCode: Sendable {
         }
     }
 
+    /// `value`'s 9 bits in reverse order (quasi-uniform puncturing drops these positions).
     static func bitReverse(_ value: Int) -> Int {
         var value = value, result = 0
         for _ in 0..<lengthLog {
