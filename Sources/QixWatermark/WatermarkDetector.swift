@@ -55,7 +55,7 @@ public final class WatermarkDetector {
     /// The formats whose patterns the expected IDs are looked for in (the current one
     /// unless asked): each costs 2-4 % of a blind search's CPU per ID on unmarked audio.
     public let expectedFormats: [WatermarkFormat]
-    /// Keyed checks made so far (every Viterbi path tested against the key), and how many
+    /// Keyed checks made so far (every decoded candidate tested against the key), and how many
     /// tested a candidate not tested just before: on audio without this key's mark each new
     /// one is a 2^-24 chance of a false ID (docs/watermark.md, section 4).
     public private(set) var keyedChecks = KeyedCheckCount()
@@ -206,8 +206,8 @@ public final class WatermarkDetector {
                                   if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
                                   return folded
                               })
-                let z1 = windowSpectra.withUnsafeBufferPointer { correlator.correlate(spectra: $0) }.z
-                guard z1.isFinite else { continue }
+                // One correlation serves both formats (`best(polarity:)` below).
+                guard windowSpectra.withUnsafeBufferPointer({ correlator.correlate(spectra: $0) }).z.isFinite else { continue }
                 if thorough {
                     if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
                     insertRanked(folded, speed: index, into: &candidates[w])
