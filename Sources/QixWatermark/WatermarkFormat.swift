@@ -22,13 +22,21 @@ public enum WatermarkFormat: Int, Sendable, CaseIterable, Comparable {
     /// 0.91, 0.95 and 0.97 on the eval's hard cells (docs/watermark.md, section 7).
     static let polarDesignZ = 0.93
 
-    /// The code that protects the payload in this format, for `dataTiles` data tiles.
-    func code(dataTiles: Int) -> any PayloadCode {
+    /// The code that protects the payload in this format.
+    var code: any PayloadCode {
         switch self {
         case .convolutional: ConvolutionalCode(inputBits: WatermarkParameters.payloadBits)
-        case .polar: PolarCode(inputBits: WatermarkParameters.payloadBits, codedBits: dataTiles, designZ: Self.polarDesignZ)
+        case .polar: Self.polarCode
         }
     }
+
+    /// Format 2's code, built once: its construction (reliabilities, frozen nodes) is the
+    /// same for every key, embedder and detector.
+    private static let polarCode: PolarCode = {
+        typealias P = WatermarkParameters
+        return PolarCode(inputBits: P.payloadBits, codedBits: P.tileCount - P.syncTilesPerSlot * P.slotsPerFrame,
+                         designZ: polarDesignZ)
+    }()
 
     /// Formats order by version number.
     public static func < (a: WatermarkFormat, b: WatermarkFormat) -> Bool { a.rawValue < b.rawValue }

@@ -20,7 +20,7 @@ public struct WatermarkLayout: Sendable {
     public init(key: WatermarkKey, format: WatermarkFormat = .current) {
         typealias P = WatermarkParameters
         self.format = format
-        code = format.code(dataTiles: P.tileCount - P.syncTilesPerSlot * P.slotsPerFrame)
+        code = format.code
         var roles = KeyedStream(key: key, label: "sync-bands", capacity: 4 * P.bandCount * P.slotsPerFrame)
         var codedBit = [Int](repeating: 0, count: P.tileCount)
         var dataTiles: [Int] = []
