@@ -102,7 +102,7 @@ final class SyncCorrelator {
         correlationDeviation = variance.squareRoot()
         self.highest = best
         self.lowest = lowest
-        return (best, (correlation[best] - mean) / variance.squareRoot())
+        return self.best(polarity: 1)
     }
 
     /// The last correlation's best offset for a pattern of `polarity` (+1: the template,

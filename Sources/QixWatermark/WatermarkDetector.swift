@@ -27,8 +27,7 @@ public final class WatermarkDetector {
     /// Longest window in frames.
     public static let maximumWindowFrames = 8
 
-    /// One layout and one decoder per format (`WatermarkFormat.allCases` order).
-    private let layouts: [WatermarkLayout]
+    /// One decoder (with its format's layout) per format, in `WatermarkFormat.allCases` order.
     let decoders: [FrameDecoder]
     /// Format 1's sync template: format 2's sync correlates with it negatively.
     let correlator: SyncCorrelator
@@ -105,7 +104,6 @@ public final class WatermarkDetector {
         self.thoroughListSize = max(0, min(thoroughListSize, 256))
         self.expected = expected
         let layouts = WatermarkFormat.allCases.map { WatermarkLayout(key: key, format: $0) }
-        self.layouts = layouts
         decoders = layouts.map { FrameDecoder(layout: $0, key: key) }
         correlator = SyncCorrelator(layout: layouts[0])
         speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
@@ -295,7 +293,7 @@ public final class WatermarkDetector {
             let d = detections[i]
             guard let offset = d.frameOffset else { continue }
             let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
-            let chips = layouts[d.format.rawValue - 1].chips(for: WatermarkPayload(message: d.message), key: key)
+            let chips = decoder(d.format).layout.chips(for: WatermarkPayload(message: d.message), key: key)
             let located = MarkLocator.locate(spectra, guess: guess, chips: chips, speed: d.speed,
                                              offset: offset, floors: floors)
             // Hop m is centred on sample 256 m: the stretch runs half a hop either side.

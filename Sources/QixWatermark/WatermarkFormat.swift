@@ -1,7 +1,7 @@
 /// The versions of the watermark's payload coding. Both share the geometry, keys, sync
 /// tiles and depths (`WatermarkParameters`); the detector reads both, telling them apart
 /// by the sign of the sync pattern, so marks embedded by earlier releases keep reading.
-public enum WatermarkFormat: Int, Sendable, CaseIterable, Comparable {
+public enum WatermarkFormat: Int, Sendable, CaseIterable {
     /// Format 1: convolutional code, rate 1/3, K = 9, zero tail; 192 coded bits, each on
     /// two or three data tiles; sync tiles carry their keyed signs.
     case convolutional = 1
@@ -19,7 +19,7 @@ public enum WatermarkFormat: Int, Sendable, CaseIterable, Comparable {
 
     /// Design Bhattacharyya parameter of format 2's polar code: z = exp(-rho^2 / 2) for
     /// tiles at rho = 0.38, about where the hard eval cells fail. Chosen over 0.8, 0.88,
-    /// 0.91, 0.95 and 0.97 on the eval's hard cells (docs/watermark.md, section 7).
+    /// 0.91, 0.95 and 0.97 on the eval's hard cells (docs/watermark.md, section 1).
     static let polarDesignZ = 0.93
 
     /// The code that protects the payload in this format.
@@ -37,7 +37,4 @@ public enum WatermarkFormat: Int, Sendable, CaseIterable, Comparable {
         return PolarCode(inputBits: P.payloadBits, codedBits: P.tileCount - P.syncTilesPerSlot * P.slotsPerFrame,
                          designZ: polarDesignZ)
     }()
-
-    /// Formats order by version number.
-    public static func < (a: WatermarkFormat, b: WatermarkFormat) -> Bool { a.rawValue < b.rawValue }
 }
