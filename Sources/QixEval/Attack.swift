@@ -58,10 +58,25 @@ public enum Attack: String, CaseIterable, Sendable {
         /// Cheering crowd (a08), 16 kHz mono.
         public var cheeringCrowd: [Float]
 
+        /// The names of the files in the corpus folder `directory`, or an error naming it
+        /// when it is missing or not a folder (Foundation's own message is not one line).
+        public static func fileNames(in directory: String) throws -> [String] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+                throw AudioError("cannot run eval", directory, "no such folder")
+            }
+            guard isDirectory.boolValue else { throw AudioError("cannot run eval", directory, "not a folder") }
+            do {
+                return try FileManager.default.contentsOfDirectory(atPath: directory)
+            } catch {
+                throw AudioError("cannot run eval", directory, "cannot list the folder")
+            }
+        }
+
         /// Loads the corpus files from `directory` (corpus/clips).
         public static func load(from directory: String) throws -> Resources {
+            let names = try fileNames(in: directory)
             func mono16k(_ prefix: String) throws -> [Float] {
-                let names = try FileManager.default.contentsOfDirectory(atPath: directory)
                 guard let name = names.sorted().first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }) else {
                     throw AudioError("cannot load eval corpus", directory, "no \(prefix)*.flac")
                 }

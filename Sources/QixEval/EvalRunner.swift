@@ -75,7 +75,7 @@ public struct EvalRunner {
     public func run(progress: (String) -> Void) throws -> Result {
         let config = configuration
         let directory = config.clipsDirectory
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let names = try Attack.Resources.fileNames(in: directory)
             .filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()
         guard !names.isEmpty else { throw AudioError("cannot run eval", directory, "no a0*.flac clips") }
         let resources = try Attack.Resources.load(from: directory)

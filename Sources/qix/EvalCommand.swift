@@ -45,6 +45,7 @@ struct EvalCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        guard trials > 0 else { throw CommandFailure("invalid option", "--trials", "'\(trials)' is not a positive count") }
         var config = EvalRunner.Configuration()
         config.clipsDirectory = clips
         config.trials = trials

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QixAudio
 import QixWatermark
 @testable import qix
 
@@ -37,5 +38,19 @@ struct CommandTests {
             let command = try EmbedCommand.parse(["missing.wav", "out.wav", "--message", message])
             #expect(throws: CommandFailure.self) { try command.run() }
         }
+    }
+
+    @Test func evalNamesAMissingOrWrongCorpusFolder() throws {
+        let missing = "/nonexistent-qix-corpus-\(getpid())"
+        #expect(throws: QixError("cannot run eval", missing, "no such folder")) {
+            try EvalCommand.parse(["--clips", missing, "--attacks", "clean"]).run()
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("qix-eval-\(getpid()).txt").path
+        try "not a folder\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(throws: QixError("cannot run eval", file, "not a folder")) {
+            try EvalCommand.parse(["--clips", file, "--attacks", "clean"]).run()
+        }
+        #expect(throws: CommandFailure.self) { try EvalCommand.parse(["--trials", "0"]).run() }
     }
 }
