@@ -49,6 +49,9 @@ public struct EvalRunner {
         public var unmarkedHits = 0
         /// Marked excerpts where a detector with a wrong key reported anything.
         public var wrongKeyHits = 0
+        /// Excerpts where the right ID was found, per host (in `Result.hosts` order): which
+        /// material the attack defeats, not only how often.
+        public var correctByHost: [Int] = []
         /// Success rate in [0, 1].
         public var rate: Double { trials > 0 ? Double(correct) / Double(trials) : 0 }
     }
@@ -57,6 +60,8 @@ public struct EvalRunner {
     public struct Result: Sendable {
         /// One cell per attack and length, in attack order.
         public var cells: [Cell]
+        /// The host file names, in the order of every cell's `correctByHost`.
+        public var hosts: [String] = []
         /// Watermark SNR in dB per host file name.
         public var snr: [(String, Double)]
         /// Audio seconds given to the detector.
@@ -86,9 +91,11 @@ public struct EvalRunner {
         var wrongDetector = WatermarkDetector(key: wrongKey)
         var cells: [Cell] = []
         for attack in config.attacks {
-            for seconds in config.seconds { cells.append(Cell(attack: attack, seconds: seconds)) }
+            for seconds in config.seconds {
+                cells.append(Cell(attack: attack, seconds: seconds, correctByHost: Array(repeating: 0, count: names.count)))
+            }
         }
-        var result = Result(cells: cells, snr: [])
+        var result = Result(cells: cells, hosts: names, snr: [])
         let clock = ContinuousClock()
         func detect(_ clip: AudioBuffer, _ detector: WatermarkDetector) throws -> [WatermarkDetection] {
             let start = clock.now
@@ -124,7 +131,11 @@ public struct EvalRunner {
                         let clip = attacked.slice(frames: start..<(start + length))
                         let found = try detect(clip, detector)
                         result.cells[cellIndex].trials += 1
-                        if found.contains(where: { $0.message == message }) { result.cells[cellIndex].correct += 1; hostCorrect += 1 }
+                        if found.contains(where: { $0.message == message }) {
+                            result.cells[cellIndex].correct += 1
+                            result.cells[cellIndex].correctByHost[hostIndex] += 1
+                            hostCorrect += 1
+                        }
                         if found.contains(where: { $0.message != message }) { result.cells[cellIndex].wrong += 1 }
                         hostTrials += 1
                         guard config.checkFalsePositives else { continue }

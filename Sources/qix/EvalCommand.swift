@@ -41,7 +41,10 @@ struct EvalCommand: ParsableCommand {
     @Flag(help: "Detect with each clip's ID expected (as 'qix detect --expect' does), unmarked and wrong-key checks included.")
     var expectKnown = false
 
-    @Flag(help: "One JSON object per attack and length, then one summary object.")
+    @Flag(help: "Also print, per attack and host, the excerpts decoded at each length.")
+    var byHost = false
+
+    @Flag(help: "One JSON object per attack and length (with per-host counts), then one summary object.")
     var json = false
 
     func run() throws {
@@ -82,6 +85,8 @@ struct EvalCommand: ParsableCommand {
                 line.add("wrong_ids", cell.wrong)
                 line.add("unmarked_detections", cell.unmarkedHits)
                 line.add("wrong_key_detections", cell.wrongKeyHits)
+                let byHost = zip(result.hosts, cell.correctByHost).map { "\(JSONLine.quoted($0)): \($1)" }
+                line.addRaw("correct_by_host", "{" + byHost.joined(separator: ", ") + "}")
                 print(line.string)
             }
             var summary = JSONLine()
@@ -106,10 +111,32 @@ struct EvalCommand: ParsableCommand {
             print(line)
         }
         let trialsPerCell = result.cells.first?.trials ?? 0
+        if byHost { printByHost(result, attacks: config.attacks, lengths: lengths) }
         print("excerpts per cell: \(trialsPerCell); unmarked and wrong-key columns count excerpts with any detection")
         print(String(format: "watermark SNR: median %.1f dB, min %.1f dB over %d clips", median, snrs.first ?? 0, snrs.count))
         print(String(format: "detection speed: %.0fx real time (%.1f s of audio in %.2f s, in-process, one core)",
                      speed, result.detectedSeconds, result.detectWallSeconds))
+    }
+
+    /// One block per attack: a row per host with the excerpts it decoded at each length.
+    private func printByHost(_ result: EvalRunner.Result, attacks: [Attack], lengths: [Double]) {
+        // Names up to their 32nd character: the corpus names run long after the kind.
+        let hosts = result.hosts.map { String($0.replacingOccurrences(of: ".flac", with: "").prefix(32)) }
+        let width = 36
+        for attack in attacks {
+            let row = result.cells.filter { $0.attack == attack }
+            var header = "  host".padding(toLength: width, withPad: " ", startingAt: 0)
+            for s in lengths { header += "\(format(s)) s".leftAligned(8) }
+            print("")
+            print("\(attack.rawValue): excerpts decoded per host, of \(trials)")
+            print(header)
+            for (index, host) in hosts.enumerated() {
+                var line = "  " + host.padding(toLength: width - 2, withPad: " ", startingAt: 0)
+                for cell in row { line += "\(cell.correctByHost[index])".leftAligned(8) }
+                print(line)
+            }
+        }
+        print("")
     }
 
     private func format(_ seconds: Double) -> String {
