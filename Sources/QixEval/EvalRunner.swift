@@ -20,6 +20,8 @@ public struct EvalRunner {
         public var seed: UInt64 = 1
         /// Embedding strength.
         public var strength = 1.0
+        /// The masking model's limits for embedding.
+        public var masking = MaskingLimits.standard
         /// Also detect on unmarked excerpts and with a wrong key (false-positive counts).
         public var checkFalsePositives = true
         /// Detect with each host's ID expected (`WatermarkDetector(expected:)`), as an app
@@ -113,7 +115,7 @@ public struct EvalRunner {
                 wrongDetector = WatermarkDetector(key: wrongKey, expected: [message])
             }
             let embedder = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message),
-                                                 strength: config.strength)
+                                                 strength: config.strength, masking: config.masking)
             let marked = try embedder.embed(host)
             let snr = Self.snr(original: host.samples, marked: marked.samples)
             result.snr.append((name, snr))

@@ -43,6 +43,8 @@ public final class StreamingEmbedder {
     private let targetSNR: Double
     /// Factor on every tile's masking cap: the embedder's strength.
     private let capScale: Float
+    /// The masking model's limits: the embedder's.
+    private let masking: MaskingLimits
     private let down: SampleRateConverter?
     private let up: SampleRateConverter?
     /// 16 kHz mono mix, and each channel when there are several, from global sample `base16`.
@@ -73,6 +75,7 @@ public final class StreamingEmbedder {
         chips = embedder.chips
         targetSNR = embedder.targetSNR
         capScale = Float(embedder.strength)
+        masking = embedder.masking
         // From a higher rate, both ways may use cheaper filters than listening needs: the plan
         // reads the band to 6 kHz (down: the detector's decimator, flat to 6.3 kHz), the delta
         // holds nothing above 6.25 kHz (up: a polyphase filter flat to 6.4 kHz whose stopband,
@@ -258,7 +261,7 @@ public final class StreamingEmbedder {
         let planEnd = last ? total : min(total, segment.upperBound + Self.lookahead)
         let host = Array(mix16[(planStart - base16)..<(planEnd - base16)])
         let chips = self.chips
-        let gains = try TileDepths.depths(host: host, targetSNR: targetSNR, capScale: capScale) { probe in
+        let gains = try TileDepths.depths(host: host, targetSNR: targetSNR, capScale: capScale, limits: masking) { probe in
             DeltaSynthesizer(chips: chips, gains: probe).delta(for: host)
         }
         let synthesis = DeltaSynthesizer(chips: chips, gains: gains, firstSlot: planStart / Self.samplesPerSlot)

@@ -28,13 +28,13 @@ struct TileDepths {
     static let deepest: Float = 0.9
 
     /// Depth per (global slot, band) for a 16 kHz mono host so that the watermark energy
-    /// is `targetSNR` dB under the host's, every tile's masking cap times `capScale` (the
+    /// is `targetSNR` dB under the host's, every tile's masking cap (under `limits`) times `capScale` (the
     /// strength: a stronger mark asked for is stronger on hosts whose caps bind, too, and
     /// a weaker one weaker); `synthesis` builds the delta for given depths (one probe call
     /// measures what a unit of depth costs in delta energy).
-    static func depths(host: [Float], targetSNR: Double, capScale: Float = 1,
+    static func depths(host: [Float], targetSNR: Double, capScale: Float = 1, limits: MaskingLimits = .standard,
                        synthesis: ([Float]) -> [Float]) throws -> [Float] {
-        var (energy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)))
+        var (energy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host)), limits: limits)
         if capScale != 1 { cap = cap.map { min(deepest, $0 * capScale) } }
         let count = energy.count
         let probe: Float = 0.1

@@ -29,9 +29,9 @@ enum TileMasking {
     typealias P = WatermarkParameters
 
     /// Largest change (dB) of any auditory filter's excitation that a tile's mark may cause.
-    static let excitationLimit: Float = 1.9
+    static var excitationLimit: Float { MaskingLimits.standard.excitationChange }
     /// Largest depth anywhere: the mark at least 6 dB under the host in every tile.
-    static let largestCap: Float = 0.5
+    static var largestCap: Float { MaskingLimits.standard.largestDepth }
     /// Bands on either side whose marks reach a filter centred in a band (ERB 660 Hz at 6 kHz
     /// is under three bands).
     static let neighbourBands = 3
@@ -64,7 +64,7 @@ enum TileMasking {
 
     /// Energy and cap of each (global slot, band) tile of a 16 kHz analysis: the power of the
     /// band's bins summed over the slot's hops, and the cap from the slot's spectrum.
-    static func tiles(_ spectra: HopSpectra) -> (energy: [Float], cap: [Float]) {
+    static func tiles(_ spectra: HopSpectra, limits: MaskingLimits = .standard) -> (energy: [Float], cap: [Float]) {
         let bands = P.bandCount, width = HopSpectra.width
         let slots = (spectra.count + P.hopsPerSlot - 1) / P.hopsPerSlot
         var slotPower = [Float](repeating: 0, count: slots * width)
@@ -85,7 +85,7 @@ enum TileMasking {
                     var total: Float = 0
                     for k in first..<(first + 2 * P.binsPerHalfBand) { total += slot[k] }
                     energy[q * bands + b] = total
-                    if total > 0 { cap[q * bands + b] = Self.cap(slot, band: b, halves: &halves) }
+                    if total > 0 { cap[q * bands + b] = Self.cap(slot, band: b, halves: &halves, limits: limits) }
                 }
             }
         }
@@ -94,11 +94,12 @@ enum TileMasking {
 
     /// The cap of band `band` for one slot's bin powers (`HopSpectra.width` of them);
     /// `halves` is scratch space for one value per half band.
-    static func cap(_ power: UnsafeBufferPointer<Float>, band: Int, halves: inout [Float]) -> Float {
-        let upper = pow(10, excitationLimit / 10), lower = pow(10, -excitationLimit / 10)
+    static func cap(_ power: UnsafeBufferPointer<Float>, band: Int, halves: inout [Float],
+                    limits: MaskingLimits = .standard) -> Float {
+        let upper = pow(10, limits.excitationChange / 10), lower = pow(10, -limits.excitationChange / 10)
         let firstMarked = bandStart(0)
         let lowestHalf = 2 * max(0, band - neighbourBands), highestHalf = 2 * min(P.bandCount - 1, band + neighbourBands) + 1
-        var best = largestCap
+        var best = limits.largestDepth
         // Weighted power per half band within reach, gathered in one pass over each filter.
         let first = bandStart(band)
         for centre in first..<(first + 2 * P.binsPerHalfBand) {

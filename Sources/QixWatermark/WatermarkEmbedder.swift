@@ -22,11 +22,14 @@ public struct WatermarkEmbedder: Sendable {
     let chips: [Float]
     /// The format the mark is written in.
     public let format: WatermarkFormat
+    /// How deep the masking model lets each tile go (the standard limits unless testing).
+    public let masking: MaskingLimits
 
     /// Prepares an embedder; `strength` must be in (0, 5]. `format` is the current one
-    /// unless older detectors must read the mark (format 1 reads with every release).
+    /// unless older detectors must read the mark (format 1 reads with every release);
+    /// `masking` other than `.standard` is for robustness experiments and listening tests.
     public init(key: WatermarkKey, payload: WatermarkPayload, strength: Double = 1,
-                format: WatermarkFormat = .current) throws {
+                format: WatermarkFormat = .current, masking: MaskingLimits = .standard) throws {
         guard strength.isFinite, strength > 0, strength <= 5 else {
             throw WatermarkError("invalid strength", "--strength", "must be a number in (0, 5], got \(strength)")
         }
@@ -34,6 +37,7 @@ public struct WatermarkEmbedder: Sendable {
         self.payload = payload
         self.strength = strength
         self.format = format
+        self.masking = masking
         chips = WatermarkLayout(key: key, format: format).chips(for: payload, key: key)
     }
 

@@ -31,8 +31,11 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: "Watermark strength relative to the tuned, inaudible default (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
     var strength: Double = 1
 
+    @OptionGroup var masking: MaskingOptions
+
     func run() throws {
         let payload = try WatermarkPayload(hex: message)
+        let limits = try masking.limits()
         guard AudioFileFormat(path: output) != nil else {
             throw CommandFailure("cannot write audio", output, "unknown extension; use .wav, .flac, .ogg, .opus or .mp3")
         }
@@ -43,7 +46,7 @@ struct EmbedCommand: ParsableCommand {
             throw CommandFailure("cannot write audio", output,
                                  "\(format.rawValue) cannot store \(reader.info.sampleRate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz (resample the input first)")
         }
-        let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength)
+        let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength, masking: limits)
         let writer = try AudioFileWriter(path: output, sampleRate: reader.info.sampleRate, channels: reader.info.channels,
                                          encoding: reader.info.isFloat ? .float32 : .pcm16)
         // Block by block: memory stays bounded whatever the length; encoding runs on its

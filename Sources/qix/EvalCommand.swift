@@ -35,6 +35,8 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Embedding strength (1 = default).")
     var strength = 1.0
 
+    @OptionGroup var masking: MaskingOptions
+
     @Flag(help: "Skip the false-positive checks (unmarked and wrong-key detection): faster tuning runs.")
     var skipFalsePositives = false
 
@@ -54,6 +56,7 @@ struct EvalCommand: ParsableCommand {
         config.trials = trials
         config.seed = seed
         config.strength = strength
+        config.masking = try masking.limits()
         config.checkFalsePositives = !skipFalsePositives
         config.expectKnownID = expectKnown
         config.seconds = try seconds.split(separator: ",").map { text in

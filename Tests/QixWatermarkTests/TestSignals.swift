@@ -50,4 +50,17 @@ enum TestSignals {
         let samples = (0..<Int(seconds * Double(rate))).map { _ in level * noise.next() }
         return AudioBuffer(samples: samples, channels: 1, sampleRate: rate)
     }
+
+    /// A loud bass line under three quiet, resolved tones in the watermark band, 16 kHz:
+    /// the masking caps bind on it (the tones' bands stay at the resolved limit) while
+    /// the SNR budget, set by the bass, is far from spent.
+    static func bassUnderResolvedTones(seconds: Double = 6) -> AudioBuffer {
+        let rate = 16_000
+        let samples = (0..<Int(seconds * Double(rate))).map { i -> Float in
+            let t = Float(i) / Float(rate)
+            let tones = [1_000, 2_100, 3_300].map { sin(2 * Float.pi * Float($0) * t) }.reduce(0, +)
+            return 0.5 * sin(2 * Float.pi * 110 * t) + 0.02 * tones
+        }
+        return AudioBuffer(samples: samples, channels: 1, sampleRate: rate)
+    }
 }

@@ -27,13 +27,7 @@ struct WatermarkEmbedderTests {
     /// a bass line carries most of the energy under the band, and three quiet steady tones
     /// in it are resolved partials, held at their caps.
     @Test func strengthScalesTheMarkWhereCapsBind() throws {
-        let rate = 16_000
-        let samples = (0..<(6 * rate)).map { i -> Float in
-            let t = Float(i) / Float(rate)
-            let tones = [1_000, 2_100, 3_300].map { sin(2 * Float.pi * Float($0) * t) }.reduce(0, +)
-            return 0.5 * sin(2 * Float.pi * 110 * t) + 0.02 * tones
-        }
-        let host = AudioBuffer(samples: samples, channels: 1, sampleRate: rate)
+        let host = TestSignals.bassUnderResolvedTones()
         func snr(_ strength: Double) throws -> Double {
             let marked = try WatermarkEmbedder(key: key, payload: payload, strength: strength).embed(host)
             return StreamingEmbedderTests.snr(host.samples, marked.samples, 0..<host.samples.count)
