@@ -90,11 +90,15 @@ struct FrameDecoder {
         layout.sign.withUnsafeBufferPointer { sign in
             layout.codedBit.withUnsafeBufferPointer { codedBit in
                 coded.withUnsafeBufferPointer { coded in
-                    for (i, value) in tiles.enumerated() {
-                        let bit = codedBit[i]
-                        let chip = bit < 0 || coded[bit] == 1 ? sign[i] : -sign[i]
-                        dot += value * chip
-                        energy += value * value
+                    tiles.withUnsafeBufferPointer { tiles in
+                        for i in 0..<tiles.count {
+                            let value = tiles[i], bit = codedBit[i]
+                            // A select, not a branch: the coded bits are random, so a branch on
+                            // them mispredicts every other tile. Sync tiles (bit < 0) count +sign.
+                            let one: Float = bit < 0 ? 1 : Float(coded[max(bit, 0)])
+                            dot += value * (sign[i] * (2 * one - 1))
+                            energy += value * value
+                        }
                     }
                 }
             }
