@@ -28,6 +28,12 @@ public struct PolarCode: Sendable {
     /// For each position of u: the level of the largest node starting there whose
     /// positions are all frozen (its decisions are known zeros), or -1.
     let frozenNodeLevel: [Int]
+    /// Each information bit's codeword (its row of F^(x9) at the sent positions), packed
+    /// `rowWords` 64-bit words per row: encoding XORs the rows of the bits set, about 30
+    /// rows of 7 words instead of the 4 608-step butterfly.
+    let generatorRows: [UInt64]
+    /// Words per packed row.
+    let rowWords: Int
 
     /// A code carrying `inputBits` bits in `codedBits` coded bits (at most 512).
     public init(inputBits: Int, codedBits: Int, designZ: Double = 0.88) {
@@ -64,6 +70,33 @@ public struct PolarCode: Sendable {
             }
             return level
         }
+        let words = (codedBits + 63) / 64
+        var rows = [UInt64](repeating: 0, count: inputBits * words)
+        for k in 0..<inputBits {
+            var unit = [UInt8](repeating: 0, count: n)
+            unit[informationPositions[k]] = 1
+            let row = Self.transform(unit)
+            for (bit, position) in sentPositions.enumerated() where row[position] == 1 {
+                rows[k * words + bit / 64] |= 1 << UInt64(bit % 64)
+            }
+        }
+        generatorRows = rows
+        rowWords = words
+    }
+
+    /// x = u F^(x9) by the butterfly: the definition, used to build the generator rows.
+    static func transform(_ u: [UInt8]) -> [UInt8] {
+        var x = u
+        x.withUnsafeMutableBufferPointer { x in
+            var half = 1
+            while half < length {
+                for block in stride(from: 0, to: length, by: 2 * half) {
+                    for j in block..<(block + half) { x[j] ^= x[j + half] }
+                }
+                half *= 2
+            }
+        }
+        return x
     }
 
     /// `value`'s 9 bits in reverse order (quasi-uniform puncturing drops these positions).
@@ -79,21 +112,18 @@ public struct PolarCode: Sendable {
     /// Encodes `bits` (0/1, `inputBits` of them) into `codedBits` coded bits.
     public func encode(_ bits: [UInt8]) -> [UInt8] {
         precondition(bits.count == inputBits, "wrong block length")
-        var x = [UInt8](repeating: 0, count: Self.length)
-        for (k, position) in informationPositions.enumerated() { x[position] = bits[k] }
-        x.withUnsafeMutableBufferPointer { x in
-            var half = 1
-            while half < Self.length {
-                for block in stride(from: 0, to: Self.length, by: 2 * half) {
-                    for j in block..<(block + half) { x[j] ^= x[j + half] }
+        let words = rowWords
+        var packed = [UInt64](repeating: 0, count: words)
+        generatorRows.withUnsafeBufferPointer { rows in
+            packed.withUnsafeMutableBufferPointer { packed in
+                for k in 0..<inputBits where bits[k] != 0 {
+                    let row = rows.baseAddress! + k * words
+                    for w in 0..<words { packed[w] ^= row[w] }
                 }
-                half *= 2
             }
         }
         return [UInt8](unsafeUninitializedCapacity: codedBits) { coded, count in
-            x.withUnsafeBufferPointer { x in
-                for (k, position) in sentPositions.enumerated() { coded[k] = x[position] }
-            }
+            for k in 0..<codedBits { coded[k] = UInt8(truncatingIfNeeded: packed[k >> 6] >> UInt64(k & 63)) & 1 }
             count = codedBits
         }
     }

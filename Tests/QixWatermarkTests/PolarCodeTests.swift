@@ -37,6 +37,17 @@ struct PolarCodeTests {
         #expect(code.encode([UInt8](repeating: 0, count: 56)).allSatisfy { $0 == 0 })
     }
 
+    /// The packed generator rows give the butterfly's codeword, x = u F^(x9) at the sent positions.
+    @Test func encodingMatchesTheTransform() {
+        for seed in 1...20 {
+            let bits = ConvolutionalCodeTests().randomBits(56, seed: UInt64(seed))
+            var u = [UInt8](repeating: 0, count: PolarCode.length)
+            for (k, position) in code.informationPositions.enumerated() { u[position] = bits[k] }
+            let x = PolarCode.transform(u)
+            #expect(code.encode(bits) == code.sentPositions.map { x[$0] })
+        }
+    }
+
     @Test func roundTripWithoutNoiseAndThroughErasures() {
         for seed in 1...20 {
             let bits = ConvolutionalCodeTests().randomBits(56, seed: UInt64(seed))
