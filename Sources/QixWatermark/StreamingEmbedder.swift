@@ -25,6 +25,16 @@ public final class StreamingEmbedder {
     public private(set) var levels = SignalLevels()
     /// Input frames fed so far.
     public private(set) var framesRead: Int64 = 0
+    /// Peak and RMS of the watermark sent out so far (output minus input, before the
+    /// output's own quantisation).
+    public private(set) var watermarkLevels = SignalLevels()
+
+    /// Input over watermark energy in dB over everything sent out (all channels, the host
+    /// rate): the figure `qix eval` reports per clip; nil while no watermark has been added.
+    public var watermarkSNR: Double? {
+        guard watermarkLevels.rms > 0, levels.rms > 0 else { return nil }
+        return 20 * log10(levels.rms / watermarkLevels.rms)
+    }
 
     private static let samplesPerSlot = P.hopsPerSlot * P.hop
     private static let samplesPerFrame = P.hopsPerFrame * P.hop
@@ -394,6 +404,7 @@ public final class StreamingEmbedder {
                 // From one base pointer: no checked index sum per sample, so the loop vectorises.
                 let target = queue.baseAddress! + head, source = d.baseAddress!
                 for i in 0..<count { target[i] += source[i] }
+                watermarkLevels.add(UnsafeBufferPointer(start: source, count: count))
             }
             try output(UnsafeBufferPointer(rebasing: queue[head..<(head + count)]))
         }

@@ -13,6 +13,9 @@ struct DetectCommandTests {
         let file = "\(dir)/marked.flac"
         let embed = try QixProcess.run(["embed", Self.clip, file, "--message", "5eed1234"])
         #expect(embed.status == 0, "\(embed.stderr)")
+        // The summary a producer checks: the ID, the format and the SNR held at 20.2 dB.
+        #expect(embed.stderrLines.contains { $0.hasPrefix("qix: marked \(file) with 5eed1234 (format 2): ") &&
+                                             $0.hasSuffix("watermark 20.2 dB under the audio") }, "\(embed.stderr)")
         for flags in [[], ["--thorough"]] {
             let run = try QixProcess.run(["detect", file, "--json"] + flags)
             #expect(run.status == 0, "\(run.stderr)")
