@@ -5,7 +5,7 @@ The masking model's excitation limit (1.9 dB) and largest depth (0.5) were set t
 1's change of the ear's filter excitations, never by listening; higher limits make the mark far
 more robust (docs/watermark.md, section 7). This kit decides whether a higher setting stays
 inaudible. `make` builds, for every host and setting, a pair folder with the original excerpt
-(A.wav), the marked one (B.wav) and TRIALS unknowns (X01.wav, ...), each a copy of A or B drawn
+(A.wav; the host's stretch where the mark is loudest, the same for every setting), the marked one (B.wav) and TRIALS unknowns (X01.wav, ...), each a copy of A or B drawn
 at random; folder names do not say which setting they hold. `score` reads the listeners' answers
 and reports, per pair and per setting, how many were right and the one-sided binomial p-value of
 doing that well by guessing.
@@ -22,6 +22,7 @@ is which, so keep it from the listeners. Scoring needs only the Python standard 
 """
 
 import argparse
+import array
 import csv
 import glob
 import json
@@ -32,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import wave
 
 KEY = "0123456789abcdef0123456789abcdef"
 MESSAGE = "12345678"
@@ -96,6 +98,43 @@ def score(key, rows):
     return per_pair, {s: (r, n, binomial_tail(r, n)) for s, (r, n) in per_setting.items()}
 
 
+def read_wav16(path):
+    """Samples (interleaved, as integers), rate and channels of a 16-bit WAV."""
+    with wave.open(path, "rb") as source:
+        if source.getsampwidth() != 2:
+            raise ValueError(f"{path}: not 16-bit")
+        samples = array.array("h", source.readframes(source.getnframes()))
+        if sys.byteorder == "big":
+            samples.byteswap()
+        return samples, source.getframerate(), source.getnchannels()
+
+
+def loudest_mark(original, marked, seconds):
+    """Start (s) of the `seconds`-long stretch where the mark is loudest: where it is most
+    exposed, so the excerpt is the host's hardest test rather than a pause."""
+    a, rate, channels = read_wav16(original)
+    b, _, _ = read_wav16(marked)
+    block = rate * channels // 10
+    energy = []
+    for start in range(0, min(len(a), len(b)) - block + 1, block):
+        energy.append(sum((y - x) ** 2 for x, y in zip(a[start:start + block], b[start:start + block])))
+    return best_window(energy, round(seconds * 10)) / 10
+
+
+def best_window(values, length):
+    """Index where the sum of `length` consecutive values is largest (the first such; 0 when
+    there are fewer values than that)."""
+    if len(values) <= length:
+        return 0
+    total = best = sum(values[:length])
+    where = 0
+    for i in range(length, len(values)):
+        total += values[i] - values[i - length]
+        if total > best:
+            best, where = total, i - length + 1
+    return where
+
+
 def run(command):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
@@ -128,10 +167,9 @@ def make(args):
                      "--excitation-limit", str(limit), "--largest-depth", str(depth)])
             original = os.path.join(scratch, f"{name}.wav")
             if not os.path.exists(original):
-                run(["sox", host, original])
+                run(["sox", host, "-b", "16", original])
             if name not in starts:
-                duration = float(subprocess.run(["soxi", "-D", original], capture_output=True, text=True).stdout)
-                starts[name] = rng.uniform(0, max(0.0, duration - args.seconds))
+                starts[name] = loudest_mark(original, marked, args.seconds)
             folder = os.path.join(args.out, pair)
             os.makedirs(folder, exist_ok=True)
             for label, source in (("A", original), ("B", marked)):

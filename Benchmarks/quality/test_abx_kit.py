@@ -50,6 +50,12 @@ class ABXKitTests(unittest.TestCase):
             with self.assertRaises(ValueError):
                 abx_kit.score(self.key(), [row])
 
+    def test_best_window_finds_the_loudest_stretch(self):
+        self.assertEqual(abx_kit.best_window([0, 1, 5, 5, 1, 0], 2), 2)
+        self.assertEqual(abx_kit.best_window([3, 3, 1, 3, 3], 2), 0)
+        self.assertEqual(abx_kit.best_window([1, 2], 5), 0)
+        self.assertEqual(abx_kit.best_window([0, 0, 0, 9], 1), 3)
+
     def test_setting_parsing(self):
         self.assertEqual(abx_kit.parse_setting("3/0.7"), (3.0, 0.7))
         for bad in ("3", "3/0.95", "0/0.5", "x/y"):
