@@ -22,6 +22,9 @@ public final class AiringsDatabase: Sendable {
         if isDirectory.boolValue { throw ScanError("cannot open database", path, "is a directory") }
         if !exists && (!create || readOnly) { throw ScanError("cannot open database", path, "no such file") }
         if exists { try Self.checkHeader(path) }
+        // Opening for writing switches the file to WAL: refuse a foreign or newer database
+        // from a read-only look first, so it is never touched.
+        if exists && !readOnly && Self.fileSize(path) > 0 { try Self.checkSchemaReadOnly(path) }
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.journalMode = readOnly ? .default : .wal
@@ -46,6 +49,26 @@ public final class AiringsDatabase: Sendable {
         } catch let error as DatabaseError {
             throw ScanError("cannot open database", path, error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// The schema checks of `AiringsSchema.check` through a read-only connection.
+    private static func checkSchemaReadOnly(_ path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        do {
+            let probe = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try probe.read { try AiringsSchema.check($0, subject: path) }
+            try probe.close()
+        } catch let error as ScanError {
+            throw error
+        } catch let error as DatabaseError {
+            throw ScanError("cannot open database", path, error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// An existing non-empty file must start with SQLite's magic header: checked before

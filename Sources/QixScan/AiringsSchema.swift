@@ -49,7 +49,10 @@ enum AiringsSchema {
     }
 
     /// Brings `db` to `version`, or refuses a database from a newer schema.
-    static func migrate(_ db: Database, subject: String) throws {
+    /// The schema version of `db` (0 for an empty database), after refusing, without
+    /// writing anything, a newer schema or another program's database.
+    @discardableResult
+    static func check(_ db: Database, subject: String) throws -> Int {
         let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if found > version {
             throw ScanError("cannot use database", subject,
@@ -60,6 +63,13 @@ enum AiringsSchema {
             guard tables == 0 else {
                 throw ScanError("cannot use database", subject, "it is an SQLite database of another program, not a qix airings database")
             }
+        }
+        return found
+    }
+
+    static func migrate(_ db: Database, subject: String) throws {
+        let found = try check(db, subject: subject)
+        if found == 0 {
             try createVersion1(db)
             try db.execute(sql: "PRAGMA user_version = \(version)")
         }

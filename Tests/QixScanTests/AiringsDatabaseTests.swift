@@ -68,7 +68,14 @@ struct AiringsDatabaseTests {
 
         let other = "\(dir)/other.sqlite"
         #expect(shell("sqlite3", other, "CREATE TABLE t (x);") == 0)
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
         #expect(throws: ScanError.self) { try AiringsDatabase(path: other) }
+        // Not even switched to WAL (header bytes 18-19), and no journal files left beside it.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
+        #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+        let newerBefore = try Data(contentsOf: URL(fileURLWithPath: newer))
+        #expect(throws: ScanError.self) { try AiringsDatabase(path: newer) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: newer)) == newerBefore)
         #expect(throws: ScanError.self) { try AiringsDatabase(path: "\(dir)/absent.sqlite", readOnly: true) }
     }
 
