@@ -36,8 +36,15 @@ public struct JSONObjectReader {
     public static func number(_ v: JSONValue, path: String) throws(JSONPathError) -> Double {
         guard case .number(let x) = v else { throw JSONPathError(path, "expected a number, found \(v.typeName)") }
         guard x.isFinite else { throw JSONPathError(path, "number is not finite") }
+        // Finite is not enough: 1e308 passes, then squares and sums overflow to NaN mid-run.
+        guard abs(x) <= largestNumber else { throw JSONPathError(path, "must be within +-1e9") }
         return x
     }
+
+    /// The largest magnitude any number in a scene or deck file may have: far beyond any
+    /// screen, mass or force a UIKit scene uses, and small enough that the engine's
+    /// products and squares stay finite.
+    public static let largestNumber = 1e9
 
     /// An optional finite number field.
     public func number(_ key: String) throws(JSONPathError) -> Double? {

@@ -15,7 +15,10 @@ public enum SceneLoader {
         }
         let frameRate = try root.number("frameRate", default: 60, in: 1...1000)
         let duration = try root.number("duration")
-        if let duration, duration <= 0 { throw JSONPathError("duration", "must be positive") }
+        // The same limit as `qix sim --duration`: a run of an hour at most.
+        if let duration, !(duration > 0 && duration <= 3600) {
+            throw JSONPathError("duration", "must be more than 0 and at most 3600 seconds")
+        }
 
         guard let rawItems = try root.array("items") else { throw JSONPathError("items", "missing required field") }
         var context = SceneContext()

@@ -60,11 +60,14 @@ struct EvalCommand: ParsableCommand {
         config.checkFalsePositives = !skipFalsePositives
         config.expectKnownID = expectKnown
         config.seconds = try seconds.split(separator: ",").map { text in
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0, value.isFinite else {
-                throw CommandFailure("invalid option", "--seconds", "'\(text)' is not a positive number")
+            // An hour at most: longer than any clip (excerpts are cut to the clip), and
+            // sample counts stay integers.
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0, value <= 3600 else {
+                throw CommandFailure("invalid option", "--seconds", "'\(text)' is not a number of seconds in (0, 3600]")
             }
             return value
         }
+        guard !config.seconds.isEmpty else { throw CommandFailure("invalid option", "--seconds", "no excerpt length given") }
         if let attacks {
             config.attacks = try attacks.split(separator: ",").map { name in
                 guard let attack = Attack(rawValue: String(name)) else {
@@ -72,6 +75,7 @@ struct EvalCommand: ParsableCommand {
                 }
                 return attack
             }
+            guard !config.attacks.isEmpty else { throw CommandFailure("invalid option", "--attacks", "no attack given") }
         }
         let result = try EvalRunner(configuration: config).run { StandardError.line("qix eval: \($0)") }
         let snrs = result.snr.map(\.1).sorted()

@@ -7,7 +7,11 @@ enum ExpectOption {
     /// The IDs in `values` (each may hold several, comma separated), without repeats.
     static func parse(_ values: [String]) throws -> [UInt32] {
         var ids: [UInt32] = []
-        for text in values.flatMap({ $0.split(separator: ",") }) {
+        // `--expect ''` (an empty campaign list in a script) would silently search blind.
+        if let empty = values.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw CommandFailure("invalid option", "--expect", "expected IDs of exactly 8 hex digits, got '\(empty)'")
+        }
+        for text in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
             let item = text.trimmingCharacters(in: .whitespaces)
             // The same 8-hex-digit rule as `--message`, reported against this option.
             guard let id = try? WatermarkPayload(hex: item).message else {

@@ -58,7 +58,10 @@ struct ListenCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        if let maxSeconds, !(maxSeconds > 0) { throw ValidationError("--max-seconds must be positive") }
+        // Bounded so that the frame count stays an integer: a billion seconds is 31 years.
+        if let maxSeconds, !(maxSeconds > 0 && maxSeconds <= 1e9) {
+            throw ValidationError("--max-seconds must be more than 0 and at most 1e9 seconds")
+        }
     }
 
     func run() throws {

@@ -53,6 +53,11 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let lower = try from.map { try Self.time($0, "--from") }
+        let upper = try to.map { try Self.time($0, "--to") }
+        if let lower, let upper, upper <= lower {
+            throw CommandFailure("invalid option", "--to", "\(to ?? "") is not after --from \(from ?? ""): the range [from, to) is empty")
+        }
         let store = try AiringsDatabase(path: database, create: false, readOnly: true)
         if failures {
             for recording in try store.recordings() where !recording.isDone {
@@ -67,8 +72,6 @@ struct ReportCommand: ParsableCommand {
             }
             return
         }
-        let lower = try from.map { try Self.time($0, "--from") }
-        let upper = try to.map { try Self.time($0, "--to") }
         var airings = AiringsBuilder.airings(try store.detections())
         if lower != nil || upper != nil {
             airings = airings.filter { airing in

@@ -34,6 +34,18 @@ import Testing
             == "behaviors[0].referenceBoundsAsBoundary")
     }
 
+    /// Finite but huge numbers overflowed to NaN mid-run, and a huge duration to a frame count
+    /// that traps: refused at their path instead.
+    @Test func hugeNumbersAndDurations() {
+        #expect(error(#"{"items": [{"id": "a", "center": [0, 1e308], "size": [10, 10]}]}"#)?.path == "items[0].center[1]")
+        #expect(error(#"{"items": [{"id": "a", "center": [0, 0], "size": [1e300, 10]}]}"#)?.path == "items[0].size[0]")
+        #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "push", "items": ["a"], "magnitude": 1e308}]}"#)?.path
+            == "behaviors[0].magnitude")
+        #expect(error(#"{"items": [\#(item)], "duration": 1e300}"#)?.path == "duration")
+        #expect(error(#"{"items": [\#(item)], "duration": 3601}"#)?.path == "duration")
+        #expect(error(#"{"items": [\#(item)], "duration": 3600, "behaviors": [{"type": "push", "items": ["a"], "magnitude": 1e9}]}"#) == nil)
+    }
+
     @Test func badShapesAndSyntax() {
         let concave = #"{"items": [{"id": "a", "center": [0, 0], "size": [10, 10], "shape": {"path": [[0,0],[10,0],[2,2],[0,10]]}}]}"#
         #expect(error(concave)?.path == "items[0].shape")

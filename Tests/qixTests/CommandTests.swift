@@ -28,7 +28,7 @@ struct CommandTests {
     @Test func expectTakesCommaSeparatedAndRepeatedIDs() throws {
         #expect(try ExpectOption.parse(["0badcafe,12345678", "0BADCAFE", "ffffffff"]) == [0x0bad_cafe, 0x1234_5678, 0xffff_ffff])
         #expect(try ExpectOption.parse([]) == [])
-        for bad in ["0badcaf", "0badcafg", "0x12345678", "0badcafe,1234"] {
+        for bad in ["0badcaf", "0badcafg", "0x12345678", "0badcafe,1234", "", " ", "0badcafe,"] {
             #expect(throws: CommandFailure.self, "\(bad)") { try ExpectOption.parse([bad]) }
         }
     }
@@ -52,5 +52,22 @@ struct CommandTests {
             try EvalCommand.parse(["--clips", file, "--attacks", "clean"]).run()
         }
         #expect(throws: CommandFailure.self) { try EvalCommand.parse(["--trials", "0"]).run() }
+    }
+
+    /// Values that parse but would overflow a sample or frame count, empty lists, and an
+    /// empty time range: one-line errors, not a trap or a silent empty run.
+    @Test func outOfRangeOptionsAreRefused() throws {
+        for arguments in [["--seconds", "1e17"], ["--seconds", "inf"], ["--seconds", ""], ["--seconds", ","],
+                          ["--attacks", ""], ["--attacks", ","]] {
+            #expect(throws: CommandFailure.self, "\(arguments)") { try EvalCommand.parse(arguments).run() }
+        }
+        for seconds in ["inf", "1e300", "0", "-1"] {
+            #expect(throws: (any Error).self, "--max-seconds \(seconds)") {
+                try ListenCommand.parse(["--max-seconds", seconds])
+            }
+        }
+        #expect(throws: CommandFailure.self) {
+            try ReportCommand.parse(["missing.sqlite", "--from", "2024-01-01T00:00:00Z", "--to", "2023-01-01T00:00:00Z"]).run()
+        }
     }
 }
