@@ -21,6 +21,7 @@ public struct Contact: Equatable {
     /// The boundary's identifier (nil for the reference-bounds boundary, as in UIKit).
     public let boundaryIdentifier: String?
 
+    /// Equal when both name the same item objects, in the same roles, and the same boundary.
     public static func == (a: Contact, b: Contact) -> Bool {
         a.item === b.item && a.otherItem === b.otherItem && a.isBoundary == b.isBoundary
             && a.boundaryIdentifier == b.boundaryIdentifier

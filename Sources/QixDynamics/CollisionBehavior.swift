@@ -3,6 +3,7 @@
 public final class CollisionBehavior: DynamicBehavior {
     /// What collides.
     public struct Mode: OptionSet, Sendable {
+        /// The option bits.
         public let rawValue: Int
         /// Makes a mode from bits.
         public init(rawValue: Int) { self.rawValue = rawValue }

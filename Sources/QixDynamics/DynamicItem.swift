@@ -53,6 +53,7 @@ public enum DynamicsError: Error, CustomStringConvertible, Equatable {
     /// A collision path that is not a convex polygon.
     case invalidShape(String, ShapeError)
 
+    /// The one-line message the CLI prints.
     public var description: String {
         switch self {
         case .invalidSize(let id): return "item \(id): size must be positive and finite"

@@ -18,6 +18,7 @@ public enum ShapeError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Zero area.
     case degenerate
 
+    /// The one-line message the CLI prints.
     public var description: String {
         switch self {
         case .tooFewVertices: return "a path needs at least 3 distinct vertices"

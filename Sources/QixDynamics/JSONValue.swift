@@ -14,6 +14,7 @@ public enum JSONValue: Equatable, Sendable {
     /// An object with its fields in file order.
     case object([(key: String, value: JSONValue)])
 
+    /// Structural equality; objects compare their members in order.
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
@@ -62,6 +63,7 @@ public struct JSONPathError: Error, Equatable, CustomStringConvertible, Sendable
         self.reason = reason
     }
 
+    /// `path: reason`, or `(top level): reason`.
     public var description: String { "\(path.isEmpty ? "(top level)" : path): \(reason)" }
 }
 

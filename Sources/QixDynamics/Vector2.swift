@@ -54,6 +54,7 @@ public struct Vector2: Hashable, Sendable, CustomStringConvertible {
     /// True when both components are finite.
     @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
 
+    /// `(x, y)`.
     public var description: String { "(\(x), \(y))" }
 }
 
