@@ -329,7 +329,7 @@ public final class StreamingEmbedder {
             let offset = from - deltaBase
             if let up {
                 converted.removeAll(keepingCapacity: true)
-                withChannelBuffers(delta16, range: offset..<(offset + count)) { up.process(planar: $0, into: &converted) }
+                PlanarChannels.withBuffers(delta16, range: offset..<(offset + count)) { up.process(planar: $0, into: &converted) }
                 try send(delta: converted, output: output)
             } else {
                 // Every value is written below: resize only when the block size changes.
@@ -338,7 +338,7 @@ public final class StreamingEmbedder {
                     if channels == 2 {
                         delta16[0].withUnsafeBufferPointer { left in
                             delta16[1].withUnsafeBufferPointer { right in
-                                Self.interleave(left.baseAddress! + offset, right.baseAddress! + offset,
+                                PlanarChannels.interleave(left.baseAddress! + offset, right.baseAddress! + offset,
                                                 count: count, into: out.baseAddress!)
                             }
                         }
@@ -358,39 +358,6 @@ public final class StreamingEmbedder {
         if done > 0 {
             for c in 0..<channels { delta16[c].removeFirst(min(done, delta16[c].count)) }
             deltaBase = end
-        }
-    }
-
-    /// Calls `body` with `range` of every array, as buffers (the arrays stay put meanwhile).
-    private func withChannelBuffers(_ arrays: [[Float]], range: Range<Int>,
-                                    _ body: ([UnsafeBufferPointer<Float>]) -> Void) {
-        func nest(_ c: Int, _ buffers: inout [UnsafeBufferPointer<Float>]) {
-            if c == arrays.count { body(buffers); return }
-            arrays[c].withUnsafeBufferPointer { whole in
-                buffers.append(UnsafeBufferPointer(rebasing: whole[range]))
-                nest(c + 1, &buffers)
-            }
-        }
-        var buffers: [UnsafeBufferPointer<Float>] = []
-        buffers.reserveCapacity(arrays.count)
-        nest(0, &buffers)
-    }
-
-    /// Writes two channels as L R L R, four frames at a time.
-    private static func interleave(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int,
-                                   into output: UnsafeMutablePointer<Float>) {
-        let l = UnsafeRawPointer(left), r = UnsafeRawPointer(right), out = UnsafeMutableRawPointer(output)
-        var i = 0
-        while i + 4 <= count {
-            let a = l.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
-            let b = r.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
-            out.storeBytes(of: SIMD8<Float>(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), toByteOffset: i * 8, as: SIMD8<Float>.self)
-            i += 4
-        }
-        while i < count {
-            output[2 * i] = left[i]
-            output[2 * i + 1] = right[i]
-            i += 1
         }
     }
 
