@@ -42,13 +42,25 @@ struct Qix: ParsableCommand {
             }
             if code.rawValue == EX_USAGE {
                 let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-                StandardError.line("qix: error: bad usage (command line): \(message). See 'qix --help'.")
+                let (subject, reason) = usageSubject(message)
+                StandardError.line("qix: error: bad usage (\(subject)): \(reason). See 'qix --help'.")
                 Glibc.exit(2)
             }
             StandardError.line("qix: error: \(error)")
             Glibc.exit(1)
         }
     }
+}
+
+/// The option a usage message is about, for the error line's parentheses: our checks say
+/// "--jobs must be at least 1", which becomes ("--jobs", "must be at least 1"); messages
+/// about several options, or argument-parser's own, stay about the command line.
+func usageSubject(_ message: String) -> (subject: String, reason: String) {
+    let words = message.split(separator: " ", maxSplits: 1).map(String.init)
+    guard words.count == 2, words[0].hasPrefix("--"), words[0].count > 2, !words[1].hasPrefix("and ") else {
+        return ("command line", message)
+    }
+    return (words[0], words[1])
 }
 
 /// The QixKit release this binary was built from.

@@ -70,4 +70,11 @@ struct CommandTests {
             try ReportCommand.parse(["missing.sqlite", "--from", "2024-01-01T00:00:00Z", "--to", "2023-01-01T00:00:00Z"]).run()
         }
     }
+
+    @Test func usageErrorsNameTheOption() {
+        #expect(usageSubject("--jobs must be at least 1") == ("--jobs", "must be at least 1"))
+        #expect(usageSubject("--render-at times must be in [0, 3600] seconds") == ("--render-at", "times must be in [0, 3600] seconds"))
+        #expect(usageSubject("--json and --csv exclude each other") == ("command line", "--json and --csv exclude each other"))
+        #expect(usageSubject("Missing value for '--rate <rate>'") == ("command line", "Missing value for '--rate <rate>'"))
+    }
 }
