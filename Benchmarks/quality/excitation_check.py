@@ -63,9 +63,9 @@ def excitation(path, bank):
     return power @ bank.T  # frames x filters
 
 
-def changes(qix, host, key, message, scratch, bank):
+def changes(qix, host, key, message, scratch, bank, options=()):
     marked = os.path.join(scratch, "marked.wav")
-    subprocess.run([qix, "embed", host, marked, "--key", key, "--message", message], check=True,
+    subprocess.run([qix, "embed", host, marked, "--key", key, "--message", message, *options], check=True,
                    stderr=subprocess.DEVNULL)
     original16 = os.path.join(scratch, "original16.wav")
     marked16 = os.path.join(scratch, "marked16.wav")
@@ -85,6 +85,8 @@ def main():
     parser.add_argument("--baseline", help="another qix binary to compare with")
     parser.add_argument("--clips", default="corpus/clips")
     parser.add_argument("--message", default="12345678")
+    parser.add_argument("--embed-options", default="",
+                        help="extra qix embed options for --qix, e.g. '--excitation-limit 3 --largest-depth 0.7'")
     args = parser.parse_args()
     centres, bank = filter_bank()
     binaries = [("qix", args.qix)] + ([("baseline", args.baseline)] if args.baseline else [])
@@ -97,7 +99,8 @@ def main():
         for name in hosts:
             row = [name[:3]]
             for label, binary in binaries:
-                delta = changes(binary, os.path.join(args.clips, name), key, args.message, scratch, bank)
+                options = args.embed_options.split() if label == "qix" else ()
+                delta = changes(binary, os.path.join(args.clips, name), key, args.message, scratch, bank, options)
                 row.append(f"{label} {np.percentile(delta, 50):.2f} / {np.percentile(delta, 95):.2f} / "
                            f"{np.percentile(delta, 99):.2f} / {delta.max():.2f}")
             print(" | ".join(row))

@@ -89,6 +89,8 @@ def main():
     parser.add_argument("--clips", default="corpus/clips", help="corpus directory (default: %(default)s)")
     parser.add_argument("--message", default="12345678", help="ID to embed (default: %(default)s)")
     parser.add_argument("--key", default="0123456789abcdef0123456789abcdef", help="key, 32 hex digits (default: %(default)s)")
+    parser.add_argument("--embed-options", default="",
+                        help="extra qix embed options, e.g. '--excitation-limit 3 --largest-depth 0.7'")
     args = parser.parse_args()
     if not os.access(args.qix, os.X_OK):
         sys.exit(f"quality_check: {args.qix}: not found; build it with swift build -c release --product qix")
@@ -107,7 +109,7 @@ def main():
         for name in hosts:
             original = os.path.join(args.clips, name)
             marked = os.path.join(directory, name)
-            run([args.qix, "embed", original, marked, "--key", key, "--message", args.message])
+            run([args.qix, "embed", original, marked, "--key", key, "--message", args.message] + args.embed_options.split())
             host, rate = soundfile.read(original, dtype="float64", always_2d=True)
             mark, _ = soundfile.read(marked, dtype="float64", always_2d=True)
             delta = mark - host
