@@ -16,8 +16,8 @@ doing that well by guessing.
     python3 Benchmarks/quality/abx_kit.py score --kit /tmp/abx --answers /tmp/abx/answers.csv
 
 A setting passes when, over all its pairs and listeners, the right answers are not significantly
-more than half (p >= 0.05) and no single pair reaches p < 0.01 (with 16 trials: 12 right is
-p = 0.038, 14 right p = 0.002). Needs sox for the excerpts; the key file (key.json) tells which X
+more than half (p >= 0.05) and no single pair reaches p < 0.05 / (the setting's pairs), a Bonferroni
+bound (with 16 trials: 12 right is p = 0.038, 14 right p = 0.002; for nine pairs 0.0056). Needs sox for the excerpts; the key file (key.json) tells which X
 is which, so keep it from the listeners. Scoring needs only the Python standard library.
 """
 
@@ -192,25 +192,48 @@ def make(args):
 
 
 def score_command(args):
-    with open(os.path.join(args.kit, "key.json")) as source:
-        key = json.load(source)
+    key_path = os.path.join(args.kit, "key.json")
+    try:
+        with open(key_path) as source:
+            key = json.load(source)
+    except (OSError, ValueError) as error:
+        sys.exit(f"abx_kit: cannot read the kit's key ({key_path}): {error}")
     rows = []
     for path in args.answers:
-        with open(path, newline="") as source:
-            rows.extend(csv.DictReader(source))
+        try:
+            with open(path, newline="") as source:
+                rows.extend(csv.DictReader(source))
+        except OSError as error:
+            sys.exit(f"abx_kit: cannot read answers ({path}): {error.strerror}")
     try:
         per_pair, per_setting = score(key, rows)
-    except ValueError as error:
+    except (ValueError, KeyError) as error:
         sys.exit(f"abx_kit: {error}")
     print("pair      host                                      setting    right    p")
     for pair, host, setting, r, n, p in per_pair:
         print(f"{pair}   {host[:40]:40}  {setting:9}  {r:2}/{n:<2}   {p:.3f}")
     print("\nsetting    right      p      verdict")
+    judged = verdicts(per_pair, per_setting)
     for setting in sorted(per_setting, key=lambda s: tuple(float(x) for x in s.split("/"))):
         r, n, p = per_setting[setting]
-        worst = min((q for _, _, s, _, _, q in per_pair if s == setting), default=1.0)
-        verdict = "heard" if p < 0.05 or worst < 0.01 else "not heard"
-        print(f"{setting:9}  {r:3}/{n:<4}  {p:.3f}  {verdict}")
+        print(f"{setting:9}  {r:3}/{n:<4}  {p:.3f}  {judged[setting]}")
+
+
+def verdicts(per_pair, per_setting, alpha=0.05):
+    """Per setting: 'heard (pooled)' when all its answers beat guessing at `alpha`, 'heard (pair-NN)'
+    when one pair does at alpha / (its setting's pairs) (Bonferroni: with nine pairs, one of them
+    under 0.01 by luck alone is an 8 % event), else 'not heard'."""
+    result = {}
+    for setting, (_, _, pooled) in per_setting.items():
+        pairs = [(q, pair) for pair, _, s, _, _, q in per_pair if s == setting]
+        worst, which = min(pairs, default=(1.0, ""))
+        if pooled < alpha:
+            result[setting] = "heard (pooled)"
+        elif worst < alpha / max(1, len(pairs)):
+            result[setting] = f"heard ({which})"
+        else:
+            result[setting] = "not heard"
+    return result
 
 
 def main():

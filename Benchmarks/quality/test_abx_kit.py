@@ -43,6 +43,18 @@ class ABXKitTests(unittest.TestCase):
         self.assertEqual(per_setting["1.9/0.5"][:2], (4, 4))
         self.assertEqual(per_setting["3.0/0.7"][:2], (2, 3))
 
+    def test_verdicts_pool_answers_and_correct_for_many_pairs(self):
+        per_setting = {"1.9/0.5": (70, 144, 0.5), "3.0/0.7": (90, 144, 0.002), "4.0/0.7": (75, 144, 0.3)}
+        per_pair = [("pair-01", "a01", "1.9/0.5", 13, 16, 0.0106)]
+        per_pair += [(f"pair-1{i}", "a0x", "1.9/0.5", 8, 16, 0.6) for i in range(8)]
+        per_pair += [("pair-20", "a02", "4.0/0.7", 15, 16, 0.0003)]
+        per_pair += [(f"pair-3{i}", "a0x", "4.0/0.7", 7, 16, 0.77) for i in range(8)]
+        judged = abx_kit.verdicts(per_pair, per_setting)
+        # 0.0106 is not under 0.05 / 9 = 0.0056: one pair of nine that lucky is no evidence.
+        self.assertEqual(judged["1.9/0.5"], "not heard")
+        self.assertEqual(judged["3.0/0.7"], "heard (pooled)")
+        self.assertEqual(judged["4.0/0.7"], "heard (pair-20)")
+
     def test_score_refuses_bad_answers(self):
         for row in ({"pair": "pair-09", "trial": "1", "answer": "A"},
                     {"pair": "pair-01", "trial": "1", "answer": "C"},
