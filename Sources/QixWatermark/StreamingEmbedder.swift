@@ -29,11 +29,9 @@ public final class StreamingEmbedder {
     /// output's own quantisation).
     public private(set) var watermarkLevels = SignalLevels()
 
-    /// Input over watermark energy in dB over everything sent out (all channels, the host
-    /// rate): the figure `qix eval` reports per clip; nil while no watermark has been added.
-    public var watermarkSNR: Double? {
-        guard watermarkLevels.rms > 0, levels.rms > 0 else { return nil }
-        return 20 * log10(levels.rms / watermarkLevels.rms)
+    /// The input's and the watermark's levels so far; complete after `finish`.
+    public var report: EmbeddingReport {
+        EmbeddingReport(input: levels, watermark: watermarkLevels, frames: framesRead)
     }
 
     private static let samplesPerSlot = P.hopsPerSlot * P.hop

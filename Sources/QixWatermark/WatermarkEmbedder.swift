@@ -83,12 +83,13 @@ public struct WatermarkEmbedder: Sendable {
 
     /// Reads `reader` to its end and hands the marked audio, in order and in blocks, to
     /// `output` (an `AudioFileWriter`'s or `BackgroundAudioWriter`'s `write`), in bounded
-    /// memory; returns the input's levels.
+    /// memory; returns what it read and added (the input's levels, the watermark's SNR).
+    @discardableResult
     public func embed(from reader: AudioFileReader,
-                      output: (UnsafeBufferPointer<Float>) throws -> Void) throws -> SignalLevels {
+                      output: (UnsafeBufferPointer<Float>) throws -> Void) throws -> EmbeddingReport {
         let stream = try StreamingEmbedder(embedder: self, sampleRate: reader.info.sampleRate, channels: reader.info.channels)
         try reader.forEachBlock { try stream.feed($0, output: output) }
         try stream.finish(output: output)
-        return stream.levels
+        return stream.report
     }
 }

@@ -53,12 +53,9 @@ struct EmbedCommand: ParsableCommand {
         // own thread beside the embedding. On any error the partial file is dropped, so
         // OUTPUT is complete or absent.
         let background = BackgroundAudioWriter(writer)
-        let stream: StreamingEmbedder
+        let report: EmbeddingReport
         do {
-            stream = try StreamingEmbedder(embedder: embedder, sampleRate: reader.info.sampleRate,
-                                           channels: reader.info.channels)
-            try reader.forEachBlock { try stream.feed($0) { try background.write($0) } }
-            try stream.finish { try background.write($0) }
+            report = try embedder.embed(from: reader) { try background.write($0) }
             try background.finish()
         } catch let error as WatermarkError where error.what == "cannot embed" {
             background.abandon()
@@ -67,12 +64,12 @@ struct EmbedCommand: ParsableCommand {
             background.abandon()
             throw error
         }
-        guard stream.levels.peak > 0, let snr = stream.watermarkSNR else {
+        guard report.input.peak > 0, let snr = report.watermarkSNR else {
             StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
             return
         }
         // What a producer checks before air: which ID went where, and how far under the audio.
-        let seconds = Double(stream.framesRead) / Double(reader.info.sampleRate)
+        let seconds = Double(report.frames) / Double(reader.info.sampleRate)
         StandardError.line(String(format: "qix: marked %@ with %@ (format %d): %.1f s, watermark %.1f dB under the audio",
                                   output, payload.hex, embedder.format.rawValue, seconds, snr))
     }

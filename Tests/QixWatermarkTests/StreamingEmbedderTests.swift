@@ -87,6 +87,22 @@ struct StreamingEmbedderTests {
         #expect(found.map(\.message) == [payload.message], "\(found)")
     }
 
+    /// The report's SNR is the one measured between the output and the input.
+    @Test func reportsTheWatermarkItAdded() throws {
+        let host = try TestSignals.corpus("a01", seconds: 8)
+        let stream = try StreamingEmbedder(embedder: try WatermarkEmbedder(key: key, payload: payload),
+                                           sampleRate: host.sampleRate, channels: host.channels)
+        var out: [Float] = []
+        try host.samples.withUnsafeBufferPointer { try stream.feed($0) { out.append(contentsOf: $0) } }
+        try stream.finish { out.append(contentsOf: $0) }
+        let report = stream.report
+        #expect(report.frames == Int64(host.frameCount))
+        let measured = Self.snr(host.samples, out, 0..<host.samples.count)
+        let reported = try #require(report.watermarkSNR)
+        #expect(abs(reported - measured) < 0.01, "reported \(reported) dB, measured \(measured) dB")
+        #expect(abs(reported - WatermarkParameters.targetSNR) < 0.3)
+    }
+
     @Test func blockSizeDoesNotMatter() throws {
         let host = Self.looped(try TestSignals.corpus("a05"), seconds: 33)
         let embedder = try WatermarkEmbedder(key: key, payload: payload)
