@@ -17,10 +17,10 @@ import Foundation
 ///     gamma = sum over marked bins of W P / sum W P,
 ///
 /// the neighbouring bands taken as deep as this one with their chips the worst way round. A
-/// tile's cap is the largest d that keeps every such ratio within `excitationLimit` dB, and at
-/// most `largestCap`.
+/// tile's cap is the largest d that keeps every such ratio within the limits'
+/// `excitationChange` dB, and at most their `largestDepth` (`MaskingLimits`).
 ///
-/// `excitationLimit` (1.9 dB) is set so that on the corpus hosts the measured change of the
+/// The standard `excitationChange` (1.9 dB) is set so that on the corpus hosts the measured change of the
 /// ear's filter excitations (`Benchmarks/quality/excitation_check.py`: 95th percentile over 32 ms
 /// frames and 41 filters, mean over the 9 hosts) matches format 1's single cap 0.25: 2.00 dB
 /// against 1.97. At that equal change the mark goes deeper where the ear cannot resolve it and
@@ -28,10 +28,6 @@ import Foundation
 enum TileMasking {
     typealias P = WatermarkParameters
 
-    /// Largest change (dB) of any auditory filter's excitation that a tile's mark may cause.
-    static var excitationLimit: Float { MaskingLimits.standard.excitationChange }
-    /// Largest depth anywhere: the mark at least 6 dB under the host in every tile.
-    static var largestCap: Float { MaskingLimits.standard.largestDepth }
     /// Bands on either side whose marks reach a filter centred in a band (ERB 660 Hz at 6 kHz
     /// is under three bands).
     static let neighbourBands = 3

@@ -4,7 +4,7 @@ import QixAudio
 @testable import QixWatermark
 
 /// The masking model: a tile's depth is capped where the ear's filters would see its
-/// excitation change by more than `TileMasking.excitationLimit`, given the tile's own spectrum.
+/// excitation change by more than `MaskingLimits.standard.excitationChange`, given the tile's own spectrum.
 struct TileMaskingTests {
     typealias P = WatermarkParameters
 
@@ -15,7 +15,7 @@ struct TileMaskingTests {
 
     @Test("the depth limit solves both sides of the excitation ratio")
     func largestDepth() {
-        let upper = pow(10, TileMasking.excitationLimit / 10), lower = pow(10, -TileMasking.excitationLimit / 10)
+        let upper = pow(10, MaskingLimits.standard.excitationChange / 10), lower = pow(10, -MaskingLimits.standard.excitationChange / 10)
         // A filter that sees one half alone (beta = gamma = 1): the lowered side limits, (1 - d)^2 = lower.
         let resolved = TileMasking.largestDepth(beta: 1, gamma: 1, upper: upper, lower: lower)
         #expect(abs(resolved - (1 - lower.squareRoot())) < 1e-5)
@@ -45,7 +45,7 @@ struct TileMaskingTests {
         // where the noise happens to even the halves out.
         #expect(lowest > 0.18 && lowest < 0.3, "500 Hz band: \(lowest)")
         #expect(middle > lowest + 0.05, "2 kHz band: \(middle)")
-        #expect(top > 0.45 && top <= TileMasking.largestCap, "6 kHz band: \(top)")
+        #expect(top > 0.45 && top <= MaskingLimits.standard.largestDepth, "6 kHz band: \(top)")
     }
 
     @Test("a steady tone keeps its band at the resolved limit; silence has no energy and no cap")
@@ -58,7 +58,7 @@ struct TileMaskingTests {
         let tone = (0..<(2 * rate)).map { Float(0.5 * sin(2 * Double.pi * 3062.5 * Double($0) / Double(rate))) }
         let (energy, cap) = try tiles(zip(tone, noise).map { $0 + $1 } + [Float](repeating: 0, count: 2 * rate))
         let slotsPerPart = 2 * rate / P.hop / P.hopsPerSlot
-        let resolved = 1 - pow(10, -TileMasking.excitationLimit / 20)
+        let resolved = 1 - pow(10, -MaskingLimits.standard.excitationChange / 20)
         for q in 2..<(slotsPerPart - 2) {
             #expect(abs(cap[q * P.bandCount + 10] - resolved) < 0.02, "tone: \(cap[q * P.bandCount + 10])")
             for b in 0..<P.bandCount {
