@@ -81,6 +81,14 @@ public struct EvalRunner {
     /// Runs the protocol; `progress` receives one line per host.
     public func run(progress: (String) -> Void) throws -> Result {
         let config = configuration
+        // An hour at most: longer than any clip (excerpts are cut to the clip), and sample
+        // counts stay integers.
+        if let bad = config.seconds.first(where: { !($0 > 0 && $0 <= 3600) }) {
+            throw QixError("invalid option", "--seconds", "'\(bad)' is not a number of seconds in (0, 3600]")
+        }
+        guard !config.seconds.isEmpty else { throw QixError("invalid option", "--seconds", "no excerpt length given") }
+        guard !config.attacks.isEmpty else { throw QixError("invalid option", "--attacks", "no attack given") }
+        guard config.trials > 0 else { throw QixError("invalid option", "--trials", "'\(config.trials)' is not a positive count") }
         let directory = config.clipsDirectory
         let names = try Attack.Resources.fileNames(in: directory)
             .filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()

@@ -51,7 +51,9 @@ struct CommandTests {
         #expect(throws: QixError("cannot run eval", file, "not a folder")) {
             try EvalCommand.parse(["--clips", file, "--attacks", "clean"]).run()
         }
-        #expect(throws: CommandFailure.self) { try EvalCommand.parse(["--trials", "0"]).run() }
+        #expect(throws: QixError("invalid option", "--trials", "'0' is not a positive count")) {
+            try EvalCommand.parse(["--trials", "0"]).run()
+        }
     }
 
     /// Values that parse but would overflow a sample or frame count, empty lists, and an
@@ -59,8 +61,10 @@ struct CommandTests {
     @Test func outOfRangeOptionsAreRefused() throws {
         for arguments in [["--seconds", "1e17"], ["--seconds", "inf"], ["--seconds", ""], ["--seconds", ","],
                           ["--attacks", ""], ["--attacks", ","]] {
-            #expect(throws: CommandFailure.self, "\(arguments)") { try EvalCommand.parse(arguments).run() }
+            let error = #expect(throws: QixError.self, "\(arguments)") { try EvalCommand.parse(arguments).run() }
+            #expect(error?.subject == arguments[0])
         }
+        #expect(throws: CommandFailure.self) { try EvalCommand.parse(["--seconds", "3,x"]).run() }
         for seconds in ["inf", "1e300", "0", "-1"] {
             #expect(throws: (any Error).self, "--max-seconds \(seconds)") {
                 try ListenCommand.parse(["--max-seconds", seconds])
