@@ -39,6 +39,23 @@ KEY = "0123456789abcdef0123456789abcdef"
 MESSAGE = "12345678"
 
 
+LISTENER_INSTRUCTIONS = """ABX listening test: can you hear a difference?
+
+Each of the {pairs} folders pair-NN holds A.wav and B.wav, {seconds:g} s of the same audio, and
+X01.wav to X{trials:02d}.wav: each X is an exact copy of either A or B. For every X, decide
+whether it is A or B and write A or B in the answer column of answers.csv (one row per pair
+and trial). Keep a copy of answers.csv per listener.
+
+- Use good headphones in a quiet room, at a comfortable, fixed level (do not turn it up
+  between files).
+- Listen to A, B and X as often as you like, in any order, and compare short stretches.
+- If you cannot tell, guess: a blank answer counts for nothing, a guess costs nothing.
+- Take a break every ten minutes or so; the pairs can be done in any order and over
+  several sittings.
+- Do not open or compare the files with any tool other than your ears.
+"""
+
+
 def parse_setting(text):
     """'3/0.7' -> (3.0, 0.7): excitation limit in dB, largest depth."""
     try:
@@ -181,14 +198,16 @@ def make(args):
             print(f"{pair}: built", file=sys.stderr)
     with open(os.path.join(args.out, "key.json"), "w") as out:
         json.dump(key, out, indent=1)
+    with open(os.path.join(args.out, "LISTENERS.txt"), "w") as out:
+        out.write(LISTENER_INSTRUCTIONS.format(pairs=len(pairs), trials=args.trials, seconds=args.seconds))
     with open(os.path.join(args.out, "answers.csv"), "w", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(["pair", "trial", "answer"])
         for pair in pairs:
             for trial in range(1, args.trials + 1):
                 writer.writerow([pair, trial, ""])
-    print(f"{len(pairs)} pairs of {args.trials} trials in {args.out}; key.json says which X is which: "
-          "move it away before anyone listens")
+    print(f"{len(pairs)} pairs of {args.trials} trials in {args.out} (instructions in LISTENERS.txt); "
+          "key.json says which X is which: move it away before anyone listens")
 
 
 def score_command(args):
