@@ -22,7 +22,7 @@ struct CardsCommand: ParsableCommand {
     @Option(help: "The gesture file (JSON).")
     var gestures: String?
 
-    @Option(help: "Seconds to run (default: until finished or at rest, at most 60).")
+    @Option(parsing: .unconditional, help: "Seconds to run (default: until finished or at rest, at most 60).")
     var duration: Double?
 
     @OptionGroup var output: RunOutputOptions

@@ -28,7 +28,7 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: "Key file from 'qix keygen' (default: the public test key).")
     var key: String?
 
-    @Option(help: "Watermark strength relative to the tuned, inaudible default (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
+    @Option(parsing: .unconditional, help: "Watermark strength relative to the tuned, inaudible default (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
     var strength: Double = 1
 
     @OptionGroup var masking: MaskingOptions

@@ -26,13 +26,13 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Comma-separated attacks (default: the standard twelve).")
     var attacks: String?
 
-    @Option(help: "Random excerpts per clip, attack and length.")
+    @Option(parsing: .unconditional, help: "Random excerpts per clip, attack and length.")
     var trials = 12
 
-    @Option(help: "Seed for keys, IDs, offsets and noise.")
+    @Option(parsing: .unconditional, help: "Seed for keys, IDs, offsets and noise.")
     var seed: UInt64 = 1
 
-    @Option(help: "Embedding strength (1 = default).")
+    @Option(parsing: .unconditional, help: "Embedding strength (1 = default).")
     var strength = 1.0
 
     @OptionGroup var masking: MaskingOptions

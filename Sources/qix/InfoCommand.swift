@@ -25,10 +25,10 @@ struct InfoCommand: ParsableCommand {
     @Option(help: "Raw sample format: s16le, s24le, s32le or f32le.")
     var format = "s16le"
 
-    @Option(help: "Raw sample rate in Hz.")
+    @Option(parsing: .unconditional, help: "Raw sample rate in Hz.")
     var rate = 48_000
 
-    @Option(help: "Raw interleaved channel count.")
+    @Option(parsing: .unconditional, help: "Raw interleaved channel count.")
     var channels = 1
 
     func run() throws {

@@ -26,10 +26,10 @@ struct ListenCommand: ParsableCommand {
     @Option(help: "Key file (32 hex digits); without it the public test key is used.")
     var key: String?
 
-    @Option(help: "Sample rate of the stream in Hz.")
+    @Option(parsing: .unconditional, help: "Sample rate of the stream in Hz.")
     var rate = 48_000
 
-    @Option(help: "Interleaved channels in the stream (mixed down).")
+    @Option(parsing: .unconditional, help: "Interleaved channels in the stream (mixed down).")
     var channels = 1
 
     @Option(help: "Sample format: s16le, s24le, s32le or f32le.")
@@ -41,7 +41,7 @@ struct ListenCommand: ParsableCommand {
     @Flag(help: "Exit after the first ID (the app's shake-and-listen use).")
     var untilFirst = false
 
-    @Option(help: "Stop after this many seconds of audio.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of audio.")
     var maxSeconds: Double?
 
     @Option(help: ArgumentHelp(ExpectOption.help, valueName: "ids"))

@@ -4,10 +4,10 @@ import QixWatermark
 /// The masking model's limits, for robustness experiments and listening tests: `qix embed`
 /// and `qix eval` share them (docs/watermark.md, section 7).
 struct MaskingOptions: ParsableArguments {
-    @Option(help: "Experimental: the largest change (dB) of any auditory filter's excitation a tile's mark may cause; (0, 6], default 1.9. Higher is more robust and may be heard.")
+    @Option(parsing: .unconditional, help: "Experimental: the largest change (dB) of any auditory filter's excitation a tile's mark may cause; (0, 6], default 1.9. Higher is more robust and may be heard.")
     var excitationLimit: Float?
 
-    @Option(help: "Experimental: the deepest relative change of any tile's bins; (0, 0.9], default 0.5 (6 dB under the host). Only matters with a higher --excitation-limit.")
+    @Option(parsing: .unconditional, help: "Experimental: the deepest relative change of any tile's bins; (0, 0.9], default 0.5 (6 dB under the host). Only matters with a higher --excitation-limit.")
     var largestDepth: Float?
 
     /// The limits asked for, checked; the standard ones when neither option is given.

@@ -9,7 +9,7 @@ struct RunOutputOptions: ParsableArguments {
     @Flag(help: "Print 'hash: <16 hex>' of the final state as the last line.")
     var hash = false
 
-    @Option(help: "Number of frames in the film strip (spread evenly).")
+    @Option(parsing: .unconditional, help: "Number of frames in the film strip (spread evenly).")
     var renderFrames = 8
 
     func validate() throws {

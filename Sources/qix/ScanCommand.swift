@@ -30,13 +30,13 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "Key file (32 hex digits); without it the public test key is used.")
     var key: String?
 
-    @Option(help: "Recordings scanned at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Recordings scanned at once (default: the number of cores).")
     var jobs: Int?
 
     @Option(help: "Scan only share K of N (1-based), e.g. 2/8.")
     var shard: String?
 
-    @Option(help: "Number of shards when the index comes from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.")
+    @Option(parsing: .unconditional, help: "Number of shards when the index comes from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.")
     var shardCount: Int?
 
     @Option(help: "File-name layout giving channel and UTC start, with {channel} {YYYY} {MM} {DD} {hh} {mm} {ss} and *.")

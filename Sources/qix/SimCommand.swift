@@ -17,7 +17,7 @@ struct SimCommand: ParsableCommand {
     @Argument(help: "The scene file (JSON).")
     var scene: String
 
-    @Option(help: "Seconds to simulate (default: the scene's duration, else 5).")
+    @Option(parsing: .unconditional, help: "Seconds to simulate (default: the scene's duration, else 5).")
     var duration: Double?
 
     @OptionGroup var output: RunOutputOptions

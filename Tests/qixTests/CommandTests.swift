@@ -65,6 +65,11 @@ struct CommandTests {
             #expect(error?.subject == arguments[0])
         }
         #expect(throws: CommandFailure.self) { try EvalCommand.parse(["--seconds", "3,x"]).run() }
+        // A negative number is the option's value, refused for what it is (argument-parser
+        // would otherwise take it for a flag and report a missing value).
+        #expect(throws: QixError("invalid option", "--trials", "'-3' is not a positive count")) {
+            try EvalCommand.parse(["--trials", "-3"]).run()
+        }
         for seconds in ["inf", "1e300", "0", "-1"] {
             #expect(throws: (any Error).self, "--max-seconds \(seconds)") {
                 try ListenCommand.parse(["--max-seconds", seconds])
