@@ -21,10 +21,10 @@ public final class AiringsDatabase: Sendable {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue { throw ScanError("cannot open database", path, "is a directory") }
         if !exists && (!create || readOnly) { throw ScanError("cannot open database", path, "no such file") }
-        if exists { try Self.checkHeader(path) }
+        let holdsData = exists ? try Self.checkHeader(path) : false
         // Opening for writing switches the file to WAL: refuse a foreign or newer database
         // from a read-only look first, so it is never touched.
-        if exists && !readOnly && Self.fileSize(path) > 0 { try Self.checkSchemaReadOnly(path) }
+        if holdsData && !readOnly { try Self.checkSchemaReadOnly(path) }
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.journalMode = readOnly ? .default : .wal
@@ -67,22 +67,19 @@ public final class AiringsDatabase: Sendable {
         }
     }
 
-    private static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-
     /// An existing non-empty file must start with SQLite's magic header: checked before
-    /// SQLite touches it, so a wrong file is never altered.
-    private static func checkHeader(_ path: String) throws {
+    /// SQLite touches it, so a wrong file is never altered. Returns false for an empty file.
+    private static func checkHeader(_ path: String) throws -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ScanError("cannot open database", path, "permission denied")
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
+        if header.isEmpty { return false }
         guard header == Data("SQLite format 3\0".utf8) else {
             throw ScanError("cannot open database", path, "not an SQLite database")
         }
+        return true
     }
 
     /// Records the start of a scan run.
