@@ -7,10 +7,8 @@ enum ExpectOption {
     /// The IDs in `values` (each may hold several, comma separated), without repeats.
     static func parse(_ values: [String]) throws -> [UInt32] {
         var ids: [UInt32] = []
-        // `--expect ''` (an empty campaign list in a script) would silently search blind.
-        if let empty = values.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-            throw CommandFailure("invalid option", "--expect", "expected IDs of exactly 8 hex digits, got '\(empty)'")
-        }
+        // Empty items kept, so `--expect ''` (an empty campaign list in a script) or a stray
+        // comma is refused below instead of silently searching blind.
         for text in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
             let item = text.trimmingCharacters(in: .whitespaces)
             // The same 8-hex-digit rule as `--message`, reported against this option.
