@@ -26,8 +26,8 @@ public final class StreamingEmbedder {
     /// Input frames fed so far.
     public private(set) var framesRead: Int64 = 0
     /// Peak and RMS of the watermark sent out so far (output minus input, before the
-    /// output's own quantisation).
-    public private(set) var watermarkLevels = SignalLevels()
+    /// output's own quantisation); callers read it through `report`.
+    private var watermarkLevels = SignalLevels()
 
     /// The input's and the watermark's levels so far; complete after `finish`.
     public var report: EmbeddingReport {
