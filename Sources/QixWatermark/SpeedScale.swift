@@ -67,6 +67,10 @@ struct SpeedScale {
         // Every scale's statistics and floor weights, scale after scale.
         var values = [Float](repeating: 0, count: scales.count * plane)
         var floorWeights = [Float](repeating: 0, count: scales.count * plane)
+        // Band energies per block of hops, for finding a low-pass cut (`BandCutoff`).
+        let firstBlock = range.lowerBound / BandCutoff.blockHops
+        let blocks = (range.upperBound - 1) / BandCutoff.blockHops - firstBlock + 1
+        var blockTotals = [Double](repeating: 0, count: scales.count * blocks * bands * BandCutoff.slotSize)
         let halves = groupHalves
         // One up group and one down group per band: no accumulation needed.
         let alternating = halves == Array(0..<groupCount)
@@ -89,7 +93,9 @@ struct SpeedScale {
         spectra.power.withUnsafeBufferPointer { power in
             values.withUnsafeMutableBufferPointer { out in
                 floorWeights.withUnsafeMutableBufferPointer { weightsOut in
+                  blockTotals.withUnsafeMutableBufferPointer { blockTotals in
                     for h in 0..<hops {
+                        let block = (range.lowerBound + h) / BandCutoff.blockHops - firstBlock
                         let row = UnsafeBufferPointer(rebasing: power[((range.lowerBound + h - spectra.firstHop) * width)...])
                         // Double: the low bands' energy can exceed the high bands' by 10^6.
                         runningSums(of: row.baseAddress!, count: width, into: cumulative.baseAddress! + 1)
@@ -110,18 +116,22 @@ struct SpeedScale {
                             }
                             let statistic = out.baseAddress! + (s * plane + h * bands)
                             let weight = weightsOut.baseAddress! + (s * plane + h * bands)
+                            let totals = blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize)
                             for b in 0..<bands {
                                 let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
                                 let total = up + down
                                 let inverse = 1 / total
                                 statistic[b] = total > 1e-12 ? (up - down) * inverse : 0
                                 weight[b] = total > floors[b] ? 1 - floors[b] * inverse : 0
+                                BandCutoff.add(half[2 * b] + half[2 * b + 1], to: totals + b * BandCutoff.slotSize)
                             }
                         }
                     }
+                  }
                 }
             }
         }
+        unweightCutBands(&floorWeights, blockTotals: blockTotals, scales: scales.count, hops: range)
         return values.withUnsafeBufferPointer { values in
             floorWeights.withUnsafeBufferPointer { weights in
                 scales.indices.map { s in
@@ -131,6 +141,34 @@ struct SpeedScale {
                                 into: stats, bands: bands, radius: detrendHops)
                         initialized = plane
                     }
+                }
+            }
+        }
+    }
+
+    /// Zeroes the weights of the bands above a low-pass cut (`BandCutoff`), block group by
+    /// block group: `weights` holds `scales` planes of `hops.count` rows of `bandCount`.
+    private static func unweightCutBands(_ weights: inout [Float], blockTotals: [Double], scales: Int, hops range: Range<Int>) {
+        let bands = P.bandCount, plane = range.count * bands, blockHops = BandCutoff.blockHops
+        let slot = BandCutoff.slotSize
+        let firstBlock = range.lowerBound / blockHops, blocks = blockTotals.count / (scales * bands * slot)
+        var totals = [Double](repeating: 0, count: bands)
+        for s in 0..<scales {
+            for group in BandCutoff.groups(of: range) {
+                for b in 0..<bands { totals[b] = 0 }
+                for block in group {
+                    blockTotals.withUnsafeBufferPointer { all in
+                        let first = all.baseAddress! + (s * blocks + block) * bands * slot
+                        for b in 0..<bands { totals[b] += BandCutoff.typicalTotal(first + b * slot) }
+                    }
+                }
+                let cut = totals.withUnsafeBufferPointer { BandCutoff.firstCutBand($0) }
+                guard cut < bands else { continue }
+                let start = max(range.lowerBound, (firstBlock + group.lowerBound) * blockHops)
+                let end = min(range.upperBound, (firstBlock + group.upperBound) * blockHops)
+                for hop in start..<end {
+                    let row = s * plane + (hop - range.lowerBound) * bands
+                    for b in cut..<bands { weights[row + b] = 0 }
                 }
             }
         }
