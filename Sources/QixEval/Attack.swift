@@ -38,12 +38,20 @@ public enum Attack: String, CaseIterable, Sendable {
     case hall_ir
     /// Component of `stadium`: 16 kHz mono, cheering crowd a08 at 0 dB SNR only.
     case cheering_0db
+    /// Narrow-band phone path (a call, a Bluetooth headset's microphone): the mono mix at
+    /// 8 kHz through a 300-3400 Hz band-pass.
+    case phone_band
+    /// A steep 3 kHz low-pass at the input's rate and channels (a low-rate codec or a
+    /// cheap capture chain ending the band early).
+    case lowpass_3k
 
     /// The attacks of the robustness protocol (issue 3), run by default.
     public static let standard: [Attack] = [.clean, .mp3_128, .mp3_64, .vorbis_64, .opus_32, .resample_16k,
                                             .speedUp, .speedDown, .pink_noise_10db, .clip_6db, .room, .stadium]
     /// The acoustic attacks' parts one at a time, to see which part costs what.
     public static let components: [Attack] = [.speaker_ir, .room_ir, .crowd_10db, .hall_ir, .cheering_0db]
+    /// Band limits inside the watermark band, on request.
+    public static let bandLimits: [Attack] = [.phone_band, .lowpass_3k]
 
     /// The recordings the acoustic attacks need, loaded once.
     public struct Resources: Sendable {
@@ -138,6 +146,20 @@ public enum Attack: String, CaseIterable, Sendable {
             return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
         case .room_ir, .speaker_ir, .crowd_10db, .hall_ir, .cheering_0db:
             return try component(input, resources: resources, random: &random)
+        case .phone_band:
+            let narrow = try Resampler.resample(input.mixedToMono(), to: 8000)
+            let filter = BandFilter.bandPass(from: 300, to: 3400, rate: 8000)
+            return AudioBuffer(samples: Convolver.convolve(narrow.samples, with: filter), channels: 1, sampleRate: 8000)
+        case .lowpass_3k:
+            let filter = BandFilter.bandPass(from: 0, to: 3000, rate: input.sampleRate)
+            var output = input
+            for channel in 0..<input.channels {
+                let samples = stride(from: channel, to: input.samples.count, by: input.channels).map { input.samples[$0] }
+                for (i, value) in Convolver.convolve(samples, with: filter).enumerated() {
+                    output.samples[i * input.channels + channel] = value
+                }
+            }
+            return output
         }
     }
 

@@ -14,7 +14,8 @@ struct EvalCommand: ParsableCommand {
             detections on the unmarked clips under the same attack and with a wrong key; then the \
             watermark SNR (median, minimum) and the detection speed. Attacks (default): \
             \(Attack.standard.map(\.rawValue).joined(separator: ", ")). Parts of room and stadium, \
-            on request: \(Attack.components.map(\.rawValue).joined(separator: ", ")).
+            on request: \(Attack.components.map(\.rawValue).joined(separator: ", ")). Band limits, on \
+            request: \(Attack.bandLimits.map(\.rawValue).joined(separator: ", ")).
             """)
 
     @Option(help: "Corpus directory with a0*.flac hosts and r0*/a07/a08 recordings.")

@@ -22,7 +22,8 @@ struct AttackTests {
 
     static let resources = Result { try Attack.Resources.load(from: corpus) }
 
-    @Test(arguments: [Attack.clean, .mp3_64, .vorbis_64, .opus_32, .resample_16k, .speedUp, .speedDown, .clip_6db])
+    @Test(arguments: [Attack.clean, .mp3_64, .vorbis_64, .opus_32, .resample_16k, .speedUp, .speedDown, .clip_6db,
+                      .phone_band, .lowpass_3k])
     func decodesAfter(_ attack: Attack) throws {
         let audio = try attack.apply(try Self.marked("a02", seconds: 6), resources: try Self.resources.get(), seed: 1,
                                      scratch: NSTemporaryDirectory())
@@ -37,6 +38,24 @@ struct AttackTests {
                                      scratch: NSTemporaryDirectory())
         let found = try WatermarkDetector(key: Self.key).detect(audio)
         #expect(found.allSatisfy { $0.message == Self.message })
+    }
+
+    /// The band-limit attacks' filter: flat in its band, 60 dB down a transition away.
+    @Test func bandFilterPassesItsBandAndStopsTheRest() {
+        func gain(_ taps: [Float], at hertz: Double, rate: Int) -> Double {
+            var re = 0.0, im = 0.0
+            for (n, tap) in taps.enumerated() {
+                re += Double(tap) * cos(2 * .pi * hertz * Double(n) / Double(rate))
+                im -= Double(tap) * sin(2 * .pi * hertz * Double(n) / Double(rate))
+            }
+            return (re * re + im * im).squareRoot()
+        }
+        let phone = BandFilter.bandPass(from: 300, to: 3400, rate: 8000)
+        for hertz in [500.0, 1000, 2000, 3200] { #expect(abs(gain(phone, at: hertz, rate: 8000) - 1) < 0.01, "\(hertz) Hz") }
+        for hertz in [0.0, 150, 3600, 3900] { #expect(gain(phone, at: hertz, rate: 8000) < 1e-3, "\(hertz) Hz") }
+        let lowPass = BandFilter.bandPass(from: 0, to: 3000, rate: 44_100)
+        #expect(abs(gain(lowPass, at: 1000, rate: 44_100) - 1) < 0.01)
+        #expect(gain(lowPass, at: 3600, rate: 44_100) < 1e-3)
     }
 
     @Test func convolverMatchesDirectConvolution() {
