@@ -10,6 +10,10 @@ public struct EvalRunner {
     public struct Configuration: Sendable {
         /// Directory with the corpus (a0*.flac hosts, r0* IRs).
         public var clipsDirectory = "corpus/clips"
+        /// Audio files to mark and attack instead of the corpus's a0*.flac clips, such as a
+        /// campaign's own spots; the corpus still supplies the rooms' and crowds' recordings.
+        /// Empty: the corpus clips.
+        public var hostFiles: [String] = []
         /// Excerpt lengths in seconds.
         public var seconds: [Double] = [3, 5, 10]
         /// Attacks to apply.
@@ -90,9 +94,16 @@ public struct EvalRunner {
         guard !config.attacks.isEmpty else { throw QixError("invalid option", "--attacks", "no attack given") }
         guard config.trials > 0 else { throw QixError("invalid option", "--trials", "'\(config.trials)' is not a positive count") }
         let directory = config.clipsDirectory
-        let names = try Attack.Resources.fileNames(in: directory)
-            .filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()
-        guard !names.isEmpty else { throw AudioError("cannot run eval", directory, "no a0*.flac clips") }
+        let paths: [String], names: [String]
+        if config.hostFiles.isEmpty {
+            names = try Attack.Resources.fileNames(in: directory)
+                .filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()
+            guard !names.isEmpty else { throw AudioError("cannot run eval", directory, "no a0*.flac clips") }
+            paths = names.map { directory + "/" + $0 }
+        } else {
+            paths = config.hostFiles
+            names = paths.map { ($0 as NSString).lastPathComponent }
+        }
         let resources = try Attack.Resources.load(from: directory)
         var random = SeededGenerator(seed: config.seed)
         let key = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
@@ -116,7 +127,7 @@ public struct EvalRunner {
             return found
         }
         for (hostIndex, name) in names.enumerated() {
-            let host = try AudioFileReader.readAll(path: directory + "/" + name)
+            let host = try AudioFileReader.readAll(path: paths[hostIndex])
             let message = UInt32.random(in: 0...UInt32.max, using: &random)
             if config.expectKnownID {
                 detector = WatermarkDetector(key: key, expected: [message])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QixEval
+import QixScan
 
 /// `qix eval`: the watermark's robustness table on the corpus.
 struct EvalCommand: ParsableCommand {
@@ -20,6 +21,10 @@ struct EvalCommand: ParsableCommand {
 
     @Option(help: "Corpus directory with a0*.flac hosts and r0*/a07/a08 recordings.")
     var clips = "corpus/clips"
+
+    @Option(parsing: .upToNextOption,
+            help: "Audio files, folders (walked recursively) or list files to mark and attack instead of the corpus's a0*.flac clips, e.g. a campaign's own spots; --clips still supplies the rooms' and crowds' recordings.")
+    var hosts: [String] = []
 
     @Option(help: "Comma-separated excerpt lengths in seconds.")
     var seconds = "3,5,10"
@@ -53,6 +58,14 @@ struct EvalCommand: ParsableCommand {
     func run() throws {
         var config = EvalRunner.Configuration()
         config.clipsDirectory = clips
+        if !hosts.isEmpty {
+            let catalog = RecordingCatalog(inputs: hosts)
+            if let problem = catalog.problems.first { throw problem }
+            guard !catalog.paths.isEmpty else {
+                throw CommandFailure("invalid option", "--hosts", "no audio files in \(hosts.joined(separator: ", "))")
+            }
+            config.hostFiles = catalog.paths
+        }
         config.trials = trials
         config.seed = seed
         config.strength = strength

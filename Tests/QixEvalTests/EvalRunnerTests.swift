@@ -46,4 +46,22 @@ struct EvalRunnerTests {
         #expect(cell.correct == cell.correctByHost.reduce(0, +))
         #expect(cell.trials == 8)
     }
+
+    /// Files given as hosts replace the corpus's a0*.flac clips; the corpus still supplies
+    /// the rooms and crowds.
+    @Test func marksTheHostFilesGivenInsteadOfTheCorpus() throws {
+        let directory = try Self.syntheticCorpus()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var config = EvalRunner.Configuration()
+        config.clipsDirectory = directory
+        config.hostFiles = [directory + "/a08_crowd.flac", directory + "/a01_noise.flac"]
+        config.attacks = [.clean, .crowd_10db]
+        config.seconds = [3]
+        config.trials = 2
+        config.checkFalsePositives = false
+        let result = try EvalRunner(configuration: config).run { _ in }
+        #expect(result.hosts == ["a08_crowd.flac", "a01_noise.flac"])
+        #expect(result.cells.map(\.trials) == [4, 4])
+        #expect(result.cells[0].correctByHost == [2, 2])
+    }
 }

@@ -56,6 +56,21 @@ struct CommandTests {
         }
     }
 
+    /// `--hosts` takes a campaign's own files; a folder without audio or a missing file is
+    /// named in a one-line error before any work.
+    @Test func evalNamesHostsItCannotUse() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("qix-eval-hosts-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: CommandFailure("invalid option", "--hosts", "no audio files in \(empty)")) {
+            try EvalCommand.parse(["--hosts", empty, "--attacks", "clean"]).run()
+        }
+        let missing = empty + "/spot.wav"
+        #expect(throws: QixError("cannot read audio", missing, "no such file")) {
+            try EvalCommand.parse(["--hosts", missing, "--attacks", "clean", "--clips", "\(QixProcess.repository)/corpus/clips"]).run()
+        }
+    }
+
     /// Values that parse but would overflow a sample or frame count, empty lists, and an
     /// empty time range: one-line errors, not a trap or a silent empty run.
     @Test func outOfRangeOptionsAreRefused() throws {
