@@ -7,9 +7,9 @@ import QixScan
 struct EvalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
-        abstract: "Measure watermark robustness on the corpus clips under attacks.",
+        abstract: "Measure watermark robustness on the corpus clips (or your own files) under attacks.",
         discussion: """
-            Embeds a random ID into every corpus/clips/a0*.flac with a random key, applies each attack \
+            Embeds a random ID into every corpus/clips/a0*.flac (or every --hosts file) with a random key, applies each attack \
             in-process (deterministic, seeded), cuts random unaligned excerpts of each length and detects. \
             Prints per attack and length: the share of excerpts that decode the right ID, wrong IDs, \
             detections on the unmarked clips under the same attack and with a wrong key; then the \
