@@ -58,7 +58,8 @@ struct SpeedScale {
     ///
     /// Each value is then weighted by max(0, 1 - floor / energy) with the band's noise
     /// floor (`floors`): the share of the tile's energy above the floor, which is where the
-    /// host (and so the mark) can be; noise-only hops count for nothing.
+    /// host (and so the mark) can be; noise-only hops count for nothing, and so do the bands
+    /// above a low-pass cut (`BandCutoff`).
     static func statistics(_ scales: [SpeedScale], of spectra: HopSpectra, hops range: Range<Int>,
                            floors floorValues: [Float]) -> [[Float]] {
         let bands = P.bandCount, hops = range.count, width = HopSpectra.width
@@ -93,41 +94,41 @@ struct SpeedScale {
         spectra.power.withUnsafeBufferPointer { power in
             values.withUnsafeMutableBufferPointer { out in
                 floorWeights.withUnsafeMutableBufferPointer { weightsOut in
-                  blockTotals.withUnsafeMutableBufferPointer { blockTotals in
-                    for h in 0..<hops {
-                        let block = (range.lowerBound + h) / BandCutoff.blockHops - firstBlock
-                        let row = UnsafeBufferPointer(rebasing: power[((range.lowerBound + h - spectra.firstHop) * width)...])
-                        // Double: the low bands' energy can exceed the high bands' by 10^6.
-                        runningSums(of: row.baseAddress!, count: width, into: cumulative.baseAddress! + 1)
-                        for s in 0..<scales.count {
-                            let bins = edgeBins.baseAddress! + s * edges, fractions = edgeFractions.baseAddress! + s * edges
-                            for e in 0..<edges {
-                                let bin = bins[e]
-                                edgeValues[e] = cumulative[bin] + fractions[e] * Double(row[bin])
-                            }
-                            if alternating {
-                                for b in 0..<bands {
-                                    half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
-                                    half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
+                    blockTotals.withUnsafeMutableBufferPointer { blockTotals in
+                        for h in 0..<hops {
+                            let block = (range.lowerBound + h) / BandCutoff.blockHops - firstBlock
+                            let row = UnsafeBufferPointer(rebasing: power[((range.lowerBound + h - spectra.firstHop) * width)...])
+                            // Double: the low bands' energy can exceed the high bands' by 10^6.
+                            runningSums(of: row.baseAddress!, count: width, into: cumulative.baseAddress! + 1)
+                            for s in 0..<scales.count {
+                                let bins = edgeBins.baseAddress! + s * edges, fractions = edgeFractions.baseAddress! + s * edges
+                                for e in 0..<edges {
+                                    let bin = bins[e]
+                                    edgeValues[e] = cumulative[bin] + fractions[e] * Double(row[bin])
                                 }
-                            } else {
-                                for i in 0..<(2 * bands) { half[i] = 0 }
-                                for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
-                            }
-                            let statistic = out.baseAddress! + (s * plane + h * bands)
-                            let weight = weightsOut.baseAddress! + (s * plane + h * bands)
-                            let totals = blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize)
-                            for b in 0..<bands {
-                                let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
-                                let total = up + down
-                                let inverse = 1 / total
-                                statistic[b] = total > 1e-12 ? (up - down) * inverse : 0
-                                weight[b] = total > floors[b] ? 1 - floors[b] * inverse : 0
-                                BandCutoff.add(half[2 * b] + half[2 * b + 1], to: totals + b * BandCutoff.slotSize)
+                                if alternating {
+                                    for b in 0..<bands {
+                                        half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
+                                        half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
+                                    }
+                                } else {
+                                    for i in 0..<(2 * bands) { half[i] = 0 }
+                                    for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
+                                }
+                                let statistic = out.baseAddress! + (s * plane + h * bands)
+                                let weight = weightsOut.baseAddress! + (s * plane + h * bands)
+                                let totals = blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize)
+                                for b in 0..<bands {
+                                    let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
+                                    let total = up + down
+                                    let inverse = 1 / total
+                                    statistic[b] = total > 1e-12 ? (up - down) * inverse : 0
+                                    weight[b] = total > floors[b] ? 1 - floors[b] * inverse : 0
+                                    BandCutoff.add(half[2 * b] + half[2 * b + 1], to: totals + b * BandCutoff.slotSize)
+                                }
                             }
                         }
                     }
-                  }
                 }
             }
         }
