@@ -6,9 +6,10 @@ import QixAudio
 /// The protocol's bookkeeping on a small synthetic corpus: what each host decoded is
 /// reported per host, and adds up to the cell.
 struct EvalRunnerTests {
-    /// A corpus folder with noise hosts, one silent host and impulse responses.
+    /// A corpus folder with noise hosts, one silent host and impulse responses; a new one
+    /// per call, since tests run in parallel and each removes its own.
     static func syntheticCorpus() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qix-eval-corpus-\(getpid())").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qix-eval-corpus-\(getpid())-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var state: UInt64 = 0x9e37_79b9_7f4a_7c15
         func noise(seconds: Double) -> AudioBuffer {
