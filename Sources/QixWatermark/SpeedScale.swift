@@ -154,8 +154,9 @@ struct SpeedScale {
         let slot = BandCutoff.slotSize
         let firstBlock = range.lowerBound / blockHops, blocks = blockTotals.count / (scales * bands * slot)
         var totals = [Double](repeating: 0, count: bands)
+        let groups = BandCutoff.groups(of: range)
         for s in 0..<scales {
-            for group in BandCutoff.groups(of: range) {
+            for group in groups {
                 for b in 0..<bands { totals[b] = 0 }
                 for block in group {
                     blockTotals.withUnsafeBufferPointer { all in
