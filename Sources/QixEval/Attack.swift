@@ -154,8 +154,7 @@ public enum Attack: String, CaseIterable, Sendable {
             let filter = BandFilter.bandPass(from: 0, to: 3000, rate: input.sampleRate)
             var output = input
             for channel in 0..<input.channels {
-                let samples = stride(from: channel, to: input.samples.count, by: input.channels).map { input.samples[$0] }
-                for (i, value) in Convolver.convolve(samples, with: filter).enumerated() {
+                for (i, value) in Convolver.convolve(input.channel(channel), with: filter).enumerated() {
                     output.samples[i * input.channels + channel] = value
                 }
             }
