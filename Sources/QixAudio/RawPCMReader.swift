@@ -34,10 +34,10 @@ public final class RawPCMReader {
     public init(fd: Int32, format: RawSampleFormat, channels: Int, sampleRate: Int,
                 subject: String = "stdin", closeWhenDone: Bool = false, bufferFrames: Int = 16_384) throws {
         guard (1...64).contains(channels) else {
-            throw AudioError("invalid channel count", "--channels", "\(channels); use 1 to 64")
+            throw AudioError("invalid channel count", parameter: "channels", "\(channels); use 1 to 64")
         }
         guard (1000...768_000).contains(sampleRate) else {
-            throw AudioError("invalid sample rate", "--rate", "\(sampleRate) Hz; use 1000 to 768000")
+            throw AudioError("invalid sample rate", parameter: "sampleRate", "\(sampleRate) Hz; use 1000 to 768000")
         }
         self.fd = fd
         self.format = format

@@ -21,7 +21,7 @@ public enum RawSampleFormat: String, Sendable, CaseIterable {
     /// Parses a name as given on the command line, with a clear error for unknown ones.
     public static func parse(_ name: String) throws -> RawSampleFormat {
         guard let format = RawSampleFormat(rawValue: name.lowercased()) else {
-            throw AudioError("unknown sample format", "--format",
+            throw AudioError("unknown sample format", parameter: "sampleFormat",
                              "'\(name)'; use one of \(allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return format

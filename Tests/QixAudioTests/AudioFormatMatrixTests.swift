@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QixAudio
+import QixTestSupport
 
 /// Writes a 1 kHz sine in every format x rate x channel count x sample coding that QixKit
 /// writes, and checks what reads back: length, rate, channels, tone frequency and level.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QixAudio
+import QixTestSupport
 
 /// Encoding on its own thread: blocks arrive in order and whole, nothing is at the path
 /// before `finish`, and `abandon` leaves nothing behind.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QixAudio
+import QixTestSupport
 
 /// Unreadable inputs give one clear error naming the file, and writes never leave half files.
 @Suite("Bad audio input")

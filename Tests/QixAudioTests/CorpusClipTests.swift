@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QixAudio
+import QixTestSupport
 
 /// Every clip of the bundled corpus reads completely with the format the corpus README states.
 @Suite("Corpus clips")

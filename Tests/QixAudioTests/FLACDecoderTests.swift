@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QixAudio
+import QixTestSupport
 
 /// FLAC files decode through libFLAC directly: the samples must be exactly what
 /// libsndfile gives for the same file, in any block size, after a seek, and a cut file

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QixAudio
+import QixTestSupport
 
 /// QixKit's own FLAC frame decoder must give libFLAC's samples bit for bit on every kind of
 /// stream the reference encoder writes, in both of its builds, and must hand a damaged

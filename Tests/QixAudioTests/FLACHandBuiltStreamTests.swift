@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QixAudio
+import QixTestSupport
 
 /// Parts of the FLAC format the reference encoder does not write but other encoders do,
 /// in a stream built bit by bit: escaped (raw) residual partitions, Rice parameter 0 and

@@ -89,7 +89,7 @@ struct RawPCMReaderTests {
     func badParameters() throws {
         #expect((try? RawSampleFormat.parse("S16LE")) == .s16le)
         let error = #expect(throws: AudioError.self) { try RawSampleFormat.parse("u8") }
-        #expect(error?.subject == "--format")
+        #expect(error?.parameter == "sampleFormat")
         #expect(throws: AudioError.self) { try RawPCMReader(fd: 0, format: .s16le, channels: 0, sampleRate: 48000) }
         #expect(throws: AudioError.self) { try RawPCMReader(fd: 0, format: .s16le, channels: 1, sampleRate: 0) }
     }

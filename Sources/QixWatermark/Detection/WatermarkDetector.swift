@@ -1,0 +1,368 @@
+import QixDSP
+
+/// Finds IDs in audio analysed by `SpectralFrontEnd`: for every candidate speed it folds
+/// the band statistics onto the frame grid, finds the frame offset of every window by
+/// FFT correlation with the sync pattern (its peak for format 1, its trough for format 2,
+/// whose sync is negated), decodes the best candidates with their format's soft decoder,
+/// accepts only those whose keyed check holds, and merges consecutive windows with the
+/// same ID.
+///
+/// Windows come in four lengths (1, 2, 4 and 8 frames, about 3, 6, 12 and 25 s) so that
+/// long recordings also decode at signal levels a single frame cannot carry.
+public final class WatermarkDetector {
+    typealias P = WatermarkParameters
+    /// The key the IDs were embedded with.
+    public let key: WatermarkKey
+    /// Candidates (speed and offset) decoded per window, each with its runners-up
+    /// (`listAlternatives`); docs/watermark.md, section 4, counts the keyed checks per window.
+    public static let candidatesPerWindow = 3
+    /// Minimum score for a window to count, on top of the keyed check. The decoder fits its
+    /// codeword to the tiles, so on audio without this key's mark the decoded codewords score
+    /// about 8 (median 8.0; 5.7 % reach 8.5, 0.07 % reach 9: 457 504 decodes of unmarked eval
+    /// excerpts), while the eval's true decodes score 8.6 and up (plain decodes) or 8.1 and up
+    /// (list decoding, 1 % under 8.5). At 8.5 a noise codeword that passes the 24-bit check by
+    /// chance is still refused 17 times in 18, and no eval cell loses an excerpt (session 8,
+    /// docs/watermark.md, section 4).
+    public static let minimumScore: Float = 8.5
+    /// Longest window in frames.
+    public static let maximumWindowFrames = 8
+
+    /// One decoder (with its format's layout) per format, in `WatermarkFormat.allCases` order.
+    let decoders: [FrameDecoder]
+    /// Format 1's sync template: format 2's sync correlates with it negatively.
+    let correlator: SyncCorrelator
+    private let speeds: [SpeedScale]
+
+    /// Whether playback speeds other than 1 are searched.
+    public let searchesSpeed: Bool
+    /// Searches over at most this many seconds of audio (clips, a listener's window) are
+    /// thorough: they rank each window's best sync peaks by how well their most likely
+    /// codeword fits (`thoroughPeaks` per speed) instead of by sync z alone, and list-decode
+    /// the best (`thoroughListSize`). They cost several times the CPU, which only hours of
+    /// audio would notice, and 2.4 times the false-positive bound per window.
+    public let thoroughSearchSeconds: Double
+    /// The longest search that is thorough by default: clips, not recordings.
+    public static let clipSeconds = 20.0
+    /// In a thorough search, the best-ranked candidate of each window is list-decoded with
+    /// this many paths (`ConvolutionalCode.listDecode`) instead of 4 single detours; 0 keeps
+    /// the detours. Every path checked is one more 2^-24 chance for noise: 64 take the
+    /// keyed checks per window from 41 to 100 (docs/watermark.md, section 4).
+    public let thoroughListSize: Int
+    /// IDs the caller expects (the campaigns on air), each also looked for by its whole
+    /// keyed pattern; empty for a blind search only.
+    public let expected: [UInt32]
+    /// The formats whose patterns the expected IDs are looked for in (the current one
+    /// unless asked): each costs 2-4 % of a blind search's CPU per ID on unmarked audio.
+    public let expectedFormats: [WatermarkFormat]
+    /// Keyed checks made so far (every decoded candidate tested against the key), and how many
+    /// tested a candidate not tested just before: on audio without this key's mark each new
+    /// one is a 2^-24 chance of a false ID (docs/watermark.md, section 4).
+    public private(set) var keyedChecks = KeyedCheckCount()
+    /// A window shows an expected ID when the normalised correlation of its tiles with
+    /// the ID's chips (the decoder's score, about N(0, 1) without that mark) reaches this
+    /// at the offset where the whole pattern correlates best (see `expected`).
+    public static let expectedScore: Float = 7
+    /// Whole-pattern correlation peak (z over the 192 offsets) from which a window's
+    /// tiles are scored against an expected ID.
+    static let expectedZ: Float = 2.5
+    /// One correlator per expected ID and format, with its chips on every tile.
+    let expectedCorrelators: [SyncCorrelator]
+    /// Each expected ID's chips in each format.
+    let expectedChips: [[Float]]
+    /// The same on the data tiles only (0 on the sync tiles, which every ID of a key shares).
+    let expectedDataChips: [[Float]]
+    /// Smallest score of an expected ID on its data tiles alone. A mark of another ID
+    /// lends an expected one its share of the common sync tiles (a fifth of its score),
+    /// but little on the data tiles; a true mark scores on both.
+    static let expectedDataScore: Float = 3.5
+    /// Smallest score of an expected ID against another expected ID on the tiles where
+    /// their chips differ (see `outscoresOtherExpected`).
+    static let expectedMargin: Float = 2
+
+    /// A detector for `key`; `searchesSpeed: false` looks at the original speed only (for
+    /// measuring what the speed search costs, or audio known not to be sped up).
+    ///
+    /// With `expected` IDs, every window is also correlated with each one's whole pattern
+    /// (528 tiles, where blind sync sees 96 and decoding needs all 56 bits right): a known
+    /// ID is heard at a much lower level than an unknown one can be decoded. A window
+    /// without it reaches `expectedScore` with probability about 2.6 x 10^-10 per ID
+    /// (docs/watermark.md, "Expected IDs").
+    ///
+    /// Expected IDs are looked for by their pattern in `expectedFormats` (each format one
+    /// more correlation per window and speed); marks of the other formats are still found
+    /// by the blind search.
+    ///
+    /// Searches over at most `thoroughSearchSeconds` of audio rank candidates thoroughly
+    /// and list-decode the best one with `thoroughListSize` paths (see the properties);
+    /// 0 seconds never does, `.infinity` always does.
+    public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = [],
+                expectedFormats: [WatermarkFormat] = [.current],
+                thoroughSearchSeconds: Double = WatermarkDetector.clipSeconds, thoroughListSize: Int = 64) {
+        self.key = key
+        self.searchesSpeed = searchesSpeed
+        self.thoroughSearchSeconds = thoroughSearchSeconds
+        self.thoroughListSize = max(0, min(thoroughListSize, 256))
+        self.expected = expected
+        let layouts = WatermarkFormat.allCases.map { WatermarkLayout(key: key, format: $0) }
+        decoders = layouts.map { FrameDecoder(layout: $0, key: key) }
+        correlator = SyncCorrelator(layout: layouts[0])
+        speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
+        // Patterns p = format index * expected.count + ID index: every expected ID in every
+        // format asked for.
+        self.expectedFormats = WatermarkFormat.allCases.filter { expectedFormats.contains($0) }
+        let patterns = layouts.filter { expectedFormats.contains($0.format) }.flatMap { layout in
+            expected.map { (layout, layout.chips(for: WatermarkPayload(message: $0), key: key)) }
+        }
+        expectedChips = patterns.map(\.1)
+        expectedCorrelators = expectedChips.map { SyncCorrelator(tiles: $0) }
+        expectedDataChips = patterns.map { layout, chips in chips.indices.map { layout.codedBit[$0] < 0 ? 0 : chips[$0] } }
+    }
+
+    /// The decoder of `format`.
+    func decoder(_ format: WatermarkFormat) -> FrameDecoder { decoders[format.rawValue - 1] }
+
+    /// Detects IDs in a whole in-memory buffer.
+    public func detect(_ buffer: AudioBuffer) throws -> [WatermarkDetection] {
+        let spectra = try SpectralFrontEnd.spectra(of: buffer)
+        return detect(spectra, duration: buffer.duration)
+    }
+
+    /// A decoded window and the stretch of the input it covers, in seconds.
+    private struct Found {
+        var start: Double
+        var end: Double
+        var speed: Double
+        var offset: Int
+        var format: WatermarkFormat
+        var payload: WatermarkPayload
+        var score: Float
+    }
+
+    /// Detects IDs in analysed audio of `duration` seconds.
+    public func detect(_ spectra: HopSpectra, duration: Double) -> [WatermarkDetection] {
+        let hops = spectra.firstHop..<spectra.endHop
+        guard hops.count >= 2 * P.hopsPerSlot else { return [] }
+        let thorough = Double(hops.count) * SpectralFrontEnd.hopSeconds <= thoroughSearchSeconds
+        let nominalChunks = max(1, (hops.upperBound + P.hopsPerFrame - 1) / P.hopsPerFrame)
+        let firstChunk = hops.lowerBound / P.hopsPerFrame
+        let windows = Self.windows(chunks: nominalChunks - firstChunk).map {
+            ($0.lowerBound + firstChunk)..<($0.upperBound + firstChunk)
+        }
+        // Grid windows start and end on frame boundaries, so a mark cut by the input's
+        // edge (a spot straddling two recordings) may fill no window; one frame of hops
+        // at either edge, folded on its own, is searched too.
+        let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
+        var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
+        // Each expected ID's best score in each window, with its speed and offset.
+        let none = [ExpectedPeak](repeating: (-.infinity, 0, 0), count: expectedChips.count)
+        var known = [[ExpectedPeak]](repeating: none, count: windows.count + edgeCount)
+        var fold = FrameFold(), edgeFold = FrameFold()
+        var folded: [Float] = []
+        let floors = speeds[0].floors(spectra, hops: hops)
+        let spectrumSize = P.bandCount * SyncCorrelator.spectrumSize
+        var prefix: [Float] = []
+        var windowSpectra = [Float](repeating: 0, count: spectrumSize)
+        // Every speed's statistics in one pass over the spectra; each is released once folded.
+        var allStats = SpeedScale.statistics(speeds, of: spectra, hops: hops, floors: floors)
+        for (index, scale) in speeds.enumerated() {
+            let stats = allStats[index]
+            allStats[index] = []
+            fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
+            // Running sums of the chunks' band spectra: any window's spectra is one difference.
+            prefix.removeAll(keepingCapacity: true)
+            prefix.appendZeros((fold.chunkCount + 1) * spectrumSize)
+            fold.values.withUnsafeBufferPointer { values in
+                prefix.withUnsafeMutableBufferPointer { p in
+                    for chunk in 0..<fold.chunkCount {
+                        let source = UnsafeBufferPointer(rebasing: values[(chunk * FrameFold.chunkSize)..<((chunk + 1) * FrameFold.chunkSize)])
+                        let target = UnsafeMutableBufferPointer(rebasing: p[((chunk + 1) * spectrumSize)..<((chunk + 2) * spectrumSize)])
+                        correlator.bandSpectra(source, into: target)
+                        let previous = p.baseAddress! + chunk * spectrumSize
+                        for i in 0..<spectrumSize { target[i] += previous[i] }
+                    }
+                }
+            }
+            for (w, range) in windows.enumerated() {
+                // The last window takes every chunk this speed produced (there may be one
+                // more or one fewer than at speed 1).
+                let upper = min(fold.endChunk, range.upperBound >= nominalChunks ? fold.endChunk : range.upperBound)
+                let lower = max(fold.firstChunk, min(range.lowerBound, upper))
+                guard upper > lower else { continue }
+                let (a, b) = (lower - fold.firstChunk, upper - fold.firstChunk)
+                prefix.withUnsafeBufferPointer { p in
+                    windowSpectra.withUnsafeMutableBufferPointer { out in
+                        // From base pointers, so the differences vectorise.
+                        let end = p.baseAddress! + b * spectrumSize, start = p.baseAddress! + a * spectrumSize
+                        let spectrum = out.baseAddress!
+                        for i in 0..<spectrumSize { spectrum[i] = end[i] - start[i] }
+                    }
+                }
+                var isFolded = false
+                scoreExpected(&known[w], speed: index,
+                              correlate: { pattern in windowSpectra.withUnsafeBufferPointer { pattern.correlate(spectra: $0) } },
+                              window: {
+                                  if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                                  return folded
+                              })
+                // One correlation serves both formats (`best(polarity:)` below).
+                guard windowSpectra.withUnsafeBufferPointer({ correlator.correlate(spectra: $0) }).z.isFinite else { continue }
+                if thorough {
+                    if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                    insertRanked(folded, speed: index, into: &candidates[w])
+                    continue
+                }
+                for format in WatermarkFormat.allCases {
+                    let (offset, z) = correlator.best(polarity: format.syncPolarity)
+                    guard candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z else { continue }
+                    // Only candidates at or above decodeZ are ever decoded from their window.
+                    if z >= Self.decodeZ && !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
+                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format,
+                                          window: z >= Self.decodeZ ? folded : []),
+                                into: &candidates[w])
+                }
+            }
+            for edge in 0..<edgeCount {
+                let range = Self.edgeHops(edge, of: hops, speed: scale.speed)
+                let window = edgeWindow(stats, statsFirstHop: hops.lowerBound, hops: range, speed: scale.speed,
+                                        fold: &edgeFold)
+                scoreExpected(&known[windows.count + edge], speed: index, correlate: { $0.correlate(window) },
+                              window: { window })
+                guard correlator.correlate(window).z.isFinite else { continue }
+                if thorough {
+                    insertRanked(window, speed: index, into: &candidates[windows.count + edge])
+                    continue
+                }
+                for format in WatermarkFormat.allCases {
+                    let (offset, z) = correlator.best(polarity: format.syncPolarity)
+                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format, window: window),
+                                into: &candidates[windows.count + edge])
+                }
+            }
+        }
+        var found: [Found] = []
+        let hopSeconds = SpectralFrontEnd.hopSeconds
+        let chunkHops = Double(P.hopsPerFrame)
+        for w in candidates.indices {
+            // The stretch window w covers at `speed`, in seconds of the input.
+            func span(_ speed: Double) -> (start: Double, end: Double) {
+                if w >= windows.count {
+                    let range = Self.edgeHops(w - windows.count, of: hops, speed: speed)
+                    return (Double(range.lowerBound) * hopSeconds, Double(range.upperBound) * hopSeconds)
+                }
+                let chunks = windows[w]
+                let end = chunks.upperBound >= nominalChunks ? duration : Double(chunks.upperBound) * chunkHops / speed * hopSeconds
+                return (Double(chunks.lowerBound) * chunkHops / speed * hopSeconds, end)
+            }
+            func accept(_ payload: WatermarkPayload, _ score: Float, speed: Double, offset: Int, format: WatermarkFormat) {
+                let (start, end) = span(speed)
+                found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
+                                   format: format, payload: payload, score: score))
+            }
+            let decoded = decodeCandidates(candidates[w], thorough: thorough)
+            // One mark per stretch: the best expected ID, unless the keyed check proved
+            // another one is there (related IDs share part of their pattern).
+            if let (p, best) = known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
+               best.score >= Self.expectedScore,
+               decoded == nil || decoded?.payload.message == expected[p % expected.count] {
+                accept(WatermarkPayload(message: expected[p % expected.count]), best.score, speed: speeds[best.speed].speed,
+                       offset: best.offset, format: expectedFormats[p / expected.count])
+            }
+            if let hit = decoded {
+                accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset, format: hit.format)
+                continue
+            }
+            // The coarse grid can be half a step off: refine around promising candidates.
+            refine: for candidate in candidates[w] where searchesSpeed && candidate.z >= Self.refineZ {
+                for step in [-0.5, 0.5] {
+                    let speed = speeds[candidate.speed].speed + step * P.speedStep
+                    let (window, offset) = w >= windows.count
+                        ? refoldEdge(spectra, edge: w - windows.count, hops: hops, speed: speed, floors: floors,
+                                     format: candidate.format)
+                        : refold(spectra, chunks: windows[w], nominalChunks: nominalChunks, speed: speed, floors: floors,
+                                 format: candidate.format)
+                    if let (payload, score) = decode(window, offset: offset, format: candidate.format) {
+                        accept(payload, score, speed: speed, offset: offset, format: candidate.format)
+                        break refine
+                    }
+                }
+            }
+        }
+        var detections = merge(found)
+        // Window edges are a frame apart: refine each stretch at hop resolution.
+        for i in detections.indices {
+            let d = detections[i]
+            guard let offset = d.frameOffset else { continue }
+            let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
+            let chips = decoder(d.format).layout.chips(for: WatermarkPayload(message: d.message), key: key)
+            let located = MarkLocator.locate(spectra, guess: guess, chips: chips, speed: d.speed,
+                                             offset: offset, floors: floors)
+            // Hop m is centred on sample 256 m: the stretch runs half a hop either side.
+            detections[i].start = max(0, (Double(located.lowerBound) - 0.5) * hopSeconds)
+            detections[i].end = min(duration, (Double(located.upperBound) - 0.5) * hopSeconds)
+        }
+        return detections
+    }
+
+    /// The payload and score of a folded window at a frame offset in `format`, when the
+    /// keyed check holds and the score reaches the minimum.
+    func decode(_ window: [Float], offset: Int, format: WatermarkFormat, alternatives: Int = 0,
+                listSize: Int = 0) -> (WatermarkPayload, Float)? {
+        let decoder = decoder(format)
+        let tiles = decoder.tiles(window, offset: offset)
+        guard let (payload, score) = decoder.decode(tiles: tiles, alternatives: alternatives, listSize: listSize,
+                                                    checks: &keyedChecks),
+              score >= Self.minimumScore else { return nil }
+        return (payload, score)
+    }
+
+    /// Window chunk ranges: every single chunk, then 2, 4 and 8 chunks at half-length
+    /// steps; a level whose windows would cover everything is one whole-input window.
+    static func windows(chunks: Int) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var length = 1
+        while length <= maximumWindowFrames {
+            if length >= chunks {
+                result.append(0..<chunks)
+                break
+            }
+            let step = max(1, length / 2)
+            var start = 0
+            while start + length < chunks {
+                result.append(start..<(start + length))
+                start += step
+            }
+            result.append((chunks - length)..<chunks)
+            length *= 2
+        }
+        var seen = Set<Range<Int>>()
+        return result.filter { seen.insert($0).inserted }
+    }
+
+    /// Turns decoded windows into detections: times in seconds of the input, windows
+    /// with the same ID that overlap or touch merged into one.
+    private func merge(_ found: [Found]) -> [WatermarkDetection] {
+        var spans: [WatermarkDetection] = found.map { item in
+            var detection = WatermarkDetection(message: item.payload.message, start: item.start, end: item.end,
+                                               score: Double(item.score), speed: item.speed, format: item.format)
+            detection.frameOffset = item.offset
+            return detection
+        }
+        spans.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        var merged: [WatermarkDetection] = []
+        for span in spans {
+            if let index = merged.lastIndex(where: { $0.message == span.message }),
+               span.start <= merged[index].end + 0.5 {
+                merged[index].end = max(merged[index].end, span.end)
+                if span.score > merged[index].score {
+                    merged[index].score = span.score
+                    merged[index].speed = span.speed
+                    merged[index].format = span.format
+                    merged[index].frameOffset = span.frameOffset
+                }
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
+}

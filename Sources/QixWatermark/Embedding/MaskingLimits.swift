@@ -1,0 +1,35 @@
+/// How far the masking model lets the mark go (`TileMasking`): the largest change of any
+/// auditory filter's excitation a tile's mark may cause, and the deepest any tile may be.
+///
+/// The standard limits (1.9 dB, depth 0.5) change the ear's filter excitations as much as
+/// format 1's single cap did, a level never tested by listening; higher limits make the
+/// mark markedly more robust (docs/watermark.md, section 7) and are what a listening test
+/// (`Benchmarks/quality/abx_kit.py`) has to clear before they could become the default.
+public struct MaskingLimits: Sendable, Equatable {
+    /// Largest change (dB) of any auditory filter's excitation that a tile's mark may cause.
+    public let excitationChange: Float
+    /// Deepest relative change of a tile's bins anywhere (0.5: at least 6 dB under the host).
+    public let largestDepth: Float
+
+    /// The tuned default: 1.9 dB, depth 0.5.
+    public static let standard = MaskingLimits(uncheckedExcitationChange: 1.9, largestDepth: 0.5)
+
+    /// Limits for experiments and listening tests; `excitationChange` must be in (0, 6] dB
+    /// and `largestDepth` in (0, 0.9] (the down half keeps a tenth of its amplitude).
+    public init(excitationChange: Float, largestDepth: Float) throws {
+        guard excitationChange.isFinite, excitationChange > 0, excitationChange <= 6 else {
+            throw WatermarkError("invalid masking limit", parameter: "excitationLimit",
+                                 "must be a number of dB in (0, 6], got \(excitationChange)")
+        }
+        guard largestDepth.isFinite, largestDepth > 0, largestDepth <= TileDepths.deepest else {
+            throw WatermarkError("invalid masking limit", parameter: "largestDepth",
+                                 "must be a number in (0, \(TileDepths.deepest)], got \(largestDepth)")
+        }
+        self.init(uncheckedExcitationChange: excitationChange, largestDepth: largestDepth)
+    }
+
+    private init(uncheckedExcitationChange: Float, largestDepth: Float) {
+        excitationChange = uncheckedExcitationChange
+        self.largestDepth = largestDepth
+    }
+}

@@ -1,0 +1,4 @@
+import QixDSP
+
+/// Errors of the watermark codec (bad key, bad message, unusable audio).
+public typealias WatermarkError = QixError

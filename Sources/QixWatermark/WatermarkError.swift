@@ -1,4 +1,0 @@
-import QixAudio
-
-/// Errors of the watermark codec (bad key, bad message, unusable audio).
-public typealias WatermarkError = QixError
