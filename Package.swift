@@ -6,10 +6,12 @@ let package = Package(
     name: "QixKit",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "QixDSP", targets: ["QixDSP"]),
         .library(name: "QixAudio", targets: ["QixAudio"]),
         .library(name: "QixWatermark", targets: ["QixWatermark"]),
         .library(name: "QixScan", targets: ["QixScan"]),
         .library(name: "QixDynamics", targets: ["QixDynamics"]),
+        .library(name: "QixScenes", targets: ["QixScenes"]),
         .library(name: "QixCards", targets: ["QixCards"]),
         .executable(name: "qix", targets: ["qix"]),
     ],
@@ -42,10 +44,15 @@ let package = Package(
         // QixKit's own FLAC frame decoder (FLACFrameReader), faster than libFLAC on the 16-bit
         // stereo recordings scans read; libFLAC takes every frame it refuses.
         .target(name: "CFLACFrame"),
-        .target(name: "QixAudio", dependencies: ["CFFTW", "CSndFile", "CSoxr", "CFLAC", "CFilterKernel", "CFLACFrame"]),
+        // Signal processing on samples in memory: buffers, FFTs, resampling, mixing, levels,
+        // and the error every library throws. Knows no files.
+        .target(name: "QixDSP", dependencies: ["CFFTW", "CSoxr", "CFilterKernel"]),
+        // Audio files and streams: reading every format, writing atomically, raw PCM.
+        .target(name: "QixAudio", dependencies: ["QixDSP", "CSndFile", "CFLAC", "CFLACFrame"]),
+        // The codec works on samples (QixDSP) and knows no files.
         .target(
             name: "QixWatermark",
-            dependencies: ["QixAudio", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["QixDSP", .product(name: "Crypto", package: "swift-crypto")]),
         // The robustness harness of `qix eval`: attacks (codecs through files, rooms, noise).
         .target(name: "QixEval", dependencies: ["QixAudio", "QixWatermark"]),
         .target(
@@ -59,21 +66,30 @@ let package = Package(
         // The contact solver's hot loops in C, built for baseline x86-64 and for AVX2 from one
         // source (function attributes, no target flags), chosen at run time by QixDynamics.
         .target(name: "CContactKernel"),
-        .target(name: "QixDynamics", dependencies: ["QixMarkup", "CContactKernel"]),
-        .target(name: "QixCards", dependencies: ["QixDynamics"]),
+        // The engine: bodies, behaviours, collision, solver and events; no file formats, no drawing.
+        .target(name: "QixDynamics", dependencies: ["CContactKernel"]),
+        // Scene files, traces, state hashes, film strips and the outline animation over the engine.
+        .target(name: "QixScenes", dependencies: ["QixDynamics", "QixMarkup"]),
+        .target(name: "QixCards", dependencies: ["QixDynamics", "QixScenes", "QixMarkup"]),
         .executableTarget(
             name: "qix",
             dependencies: [
-                "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics", "QixCards",
+                "QixDSP", "QixAudio", "QixWatermark", "QixEval", "QixScan", "QixDynamics", "QixScenes", "QixCards", "QixMarkup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio"]),
-        .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark"]),
+        // Test signals and folders shared by the DSP and audio tests (not a product).
+        .target(name: "QixTestSupport", dependencies: ["QixDSP"], path: "Tests/QixTestSupport"),
+        .testTarget(name: "QixDSPTests", dependencies: ["QixDSP", "QixTestSupport"]),
+        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"]),
+        .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),
-        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics"]),
-        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixDynamics"]),
+        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics", "QixScenes"]),
+        .testTarget(name: "QixScenesTests", dependencies: ["QixScenes", "QixDynamics"]),
+        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixScenes", "QixDynamics"]),
+        // docs/architecture.md's rules, checked against Package.swift and every import.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
     ],
     swiftLanguageModes: [.v6]

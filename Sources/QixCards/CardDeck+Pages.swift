@@ -1,4 +1,5 @@
 import QixDynamics
+import QixScenes
 
 /// Building, settling, flinging and dismissing pages.
 extension CardDeck {

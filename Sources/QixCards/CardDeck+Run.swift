@@ -1,4 +1,5 @@
 import QixDynamics
+import QixScenes
 
 /// Running a deck for the contract's length of time.
 extension CardDeck {

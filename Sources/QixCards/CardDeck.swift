@@ -1,4 +1,5 @@
 import QixDynamics
+import QixScenes
 
 /// The app's card-deck animation driven headless: pages shown one at a time, cards tied to rest
 /// points by springs and to each other by ropes, entering by snaps, dragged by one finger at a

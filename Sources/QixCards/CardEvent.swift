@@ -1,4 +1,5 @@
 import QixDynamics
+import QixScenes
 
 /// Something the card deck reports, in time order (pages are numbered from 1).
 public enum CardEvent: Equatable {

@@ -1,4 +1,5 @@
 import QixDynamics
+import QixScenes
 
 /// One card of a deck: an id, a size (given, or from its component stack) and where its centre
 /// rests relative to the screen centre.

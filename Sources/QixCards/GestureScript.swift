@@ -1,4 +1,5 @@
 import QixDynamics
+import QixScenes
 
 /// One finger on one card: down at the first point, up at the last.
 public struct Touch: Equatable, Sendable {

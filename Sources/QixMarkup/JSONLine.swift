@@ -1,10 +1,11 @@
 /// Builds one JSON object on one line with keys in the order they are added, for the
 /// line-per-record outputs (`--json`, traces) that scripts consume.
-struct JSONLine {
+public struct JSONLine {
     private var text = "{"
     private var first = true
 
-    init() {}
+    /// An empty object.
+    public init() {}
 
     private mutating func key(_ name: String) {
         if !first { text += ", " }
@@ -13,47 +14,47 @@ struct JSONLine {
     }
 
     /// Adds a string field (nil writes null).
-    mutating func add(_ name: String, _ value: String?) {
+    public mutating func add(_ name: String, _ value: String?) {
         key(name)
         text += value.map(JSONLine.quoted) ?? "null"
     }
 
     /// Adds a number field; NaN, infinities and nil write null.
-    mutating func add(_ name: String, _ value: Double?) {
+    public mutating func add(_ name: String, _ value: Double?) {
         key(name)
         text += JSONLine.number(value)
     }
 
     /// Adds an integer field.
-    mutating func add(_ name: String, _ value: Int) {
+    public mutating func add(_ name: String, _ value: Int) {
         key(name)
         text += String(value)
     }
 
     /// Adds a boolean field.
-    mutating func add(_ name: String, _ value: Bool) {
+    public mutating func add(_ name: String, _ value: Bool) {
         key(name)
         text += value ? "true" : "false"
     }
 
     /// Adds already-encoded JSON (an array or object) as a field.
-    mutating func addRaw(_ name: String, _ json: String) {
+    public mutating func addRaw(_ name: String, _ json: String) {
         key(name)
         text += json
     }
 
     /// The finished object.
-    var string: String { text + "}" }
+    public var string: String { text + "}" }
 
     /// A JSON number in the shortest form that reads back to the same Double.
-    static func number(_ value: Double?) -> String {
+    public static func number(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }
 
     /// A JSON string literal with the required escapes.
-    static func quoted(_ raw: String) -> String {
+    public static func quoted(_ raw: String) -> String {
         var out = "\""
         for scalar in raw.unicodeScalars {
             switch scalar {
@@ -71,11 +72,12 @@ struct JSONLine {
     }
 
     /// A JSON array from already-encoded elements.
-    static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ", ") + "]" }
+    public static func array(_ elements: [String]) -> String { "[" + elements.joined(separator: ", ") + "]" }
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String {
+    /// The string with zeros in front up to `width` characters (for digits).
+    public func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,3 +1,4 @@
+import QixDynamics
 import QixMarkup
 
 /// Draws chosen frames of a simulation side by side as an SVG film strip, so a person can look

@@ -1,3 +1,4 @@
+import QixDynamics
 /// Reads the fields of one JSON object with typed accessors that name the failing path,
 /// and rejects fields it was not told about.
 public struct JSONObjectReader {

@@ -50,22 +50,6 @@ public enum JSONValue: Equatable, Sendable {
     public static func parse(_ text: String) throws(JSONPathError) -> JSONValue { try parse(Array(text.utf8)) }
 }
 
-/// A problem at a place in a JSON document: the path (or line and column for syntax errors) and why.
-public struct JSONPathError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// Where: `behaviors[3].items[1]`, or `line 4 column 7`.
-    public var path: String
-    /// Why.
-    public var reason: String
-
-    /// An error at `path`.
-    public init(_ path: String, _ reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// `path: reason`, or `(top level): reason`.
-    public var description: String { "\(path.isEmpty ? "(top level)" : path): \(reason)" }
-}
 
 /// A recursive-descent JSON parser over bytes that knows the path of the value it is reading,
 /// so even syntax errors (a NaN, a missing comma) name where they are.

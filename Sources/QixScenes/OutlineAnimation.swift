@@ -1,3 +1,4 @@
+import QixDynamics
 import QixMarkup
 
 /// An animated SVG (SMIL, plays in any browser) of items' outlines over time, optionally wrapped

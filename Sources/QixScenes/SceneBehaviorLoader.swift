@@ -1,3 +1,4 @@
+import QixDynamics
 /// Reading the behavior objects of a scene file.
 extension SceneContext {
     mutating func behavior(_ raw: JSONValue, path: String) throws(JSONPathError) -> DynamicBehavior {

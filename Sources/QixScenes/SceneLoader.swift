@@ -1,3 +1,4 @@
+import QixDynamics
 /// Reads a scene file (see CONTRACTS.md) into a `Scene`, naming the JSON path of any problem:
 /// unknown fields, wrong types, NaN or infinite numbers, unknown or duplicate ids.
 public enum SceneLoader {

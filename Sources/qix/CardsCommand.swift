@@ -1,6 +1,8 @@
 import ArgumentParser
+import QixMarkup
 import QixCards
 import QixDynamics
+import QixScenes
 
 /// `qix cards`: plays the app's card-deck animation headless against a gesture script.
 struct CardsCommand: ParsableCommand {
@@ -91,27 +93,5 @@ struct CardsCommand: ParsableCommand {
         }
         StandardError.line("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
         if output.hash { print("hash: \(StateHash.hex(StateHash.of(cards.allCards)))") }
-    }
-}
-
-/// The JSON of card events in trace lines.
-enum CardTrace {
-    /// One card event as JSON, or nil for engine events (written by TraceLine).
-    static func event(_ e: CardEvent) -> String? {
-        var o = JSONLine()
-        switch e {
-        case .physics: return nil
-        case .pageShown(let page): o.add("type", "pageShown"); o.add("page", page)
-        case .dragBegan(let card, let point):
-            o.add("type", "dragBegan"); o.add("card", card); o.addRaw("point", TraceLine.vector(point))
-        case .dragEnded(let card, let velocity):
-            o.add("type", "dragEnded"); o.add("card", card); o.addRaw("velocity", TraceLine.vector(velocity))
-        case .flung(let page, let card, let velocity):
-            o.add("type", "flung"); o.add("page", page); o.add("card", card); o.addRaw("velocity", TraceLine.vector(velocity))
-        case .settled(let page): o.add("type", "settled"); o.add("page", page)
-        case .pageDismissed(let page): o.add("type", "pageDismissed"); o.add("page", page)
-        case .deckFinished: o.add("type", "deckFinished")
-        }
-        return o.string
     }
 }

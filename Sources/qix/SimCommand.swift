@@ -1,5 +1,7 @@
 import ArgumentParser
+import QixMarkup
 import QixDynamics
+import QixScenes
 
 /// `qix sim`: runs a physics scene headless and writes its trace, hash and film strip.
 struct SimCommand: ParsableCommand {
@@ -70,47 +72,5 @@ struct SimCommand: ParsableCommand {
         }
         StandardError.line("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
         if output.hash { print("hash: \(StateHash.hex(StateHash.of(world.items)))") }
-    }
-}
-
-/// The JSON of one trace line (CONTRACTS.md), shared by `qix sim` and `qix cards`.
-enum TraceLine {
-    /// `{"frame": n, "time": t, "items": [...], "events": [...]}` with extra card events appended.
-    static func frame(_ n: Int, time: Double, items: [DynamicItem], events: [AnimatorEvent], extra: [String] = []) -> String {
-        var line = JSONLine()
-        line.add("frame", n)
-        line.add("time", time)
-        line.addRaw("items", JSONLine.array(items.map(item)))
-        line.addRaw("events", JSONLine.array(events.map(event) + extra))
-        return line.string
-    }
-
-    static func vector(_ v: Vector2) -> String { "[\(JSONLine.number(v.x)), \(JSONLine.number(v.y))]" }
-
-    static func item(_ item: DynamicItem) -> String {
-        var o = JSONLine()
-        o.add("id", item.identifier)
-        o.addRaw("center", vector(item.center))
-        o.add("angle", item.angle)
-        o.addRaw("velocity", vector(item.velocity))
-        o.add("angularVelocity", item.angularVelocity)
-        return o.string
-    }
-
-    static func event(_ e: AnimatorEvent) -> String {
-        var o = JSONLine()
-        switch e {
-        case .paused: o.add("type", "paused")
-        case .resumed: o.add("type", "resumed")
-        case .contactBegan(let c), .contactEnded(let c):
-            if case .contactBegan = e { o.add("type", "contactBegan") } else { o.add("type", "contactEnded") }
-            if let other = c.otherItem {
-                o.addRaw("items", JSONLine.array([JSONLine.quoted(c.item.identifier), JSONLine.quoted(other.identifier)]))
-            } else {
-                o.addRaw("items", JSONLine.array([JSONLine.quoted(c.item.identifier)]))
-                o.add("boundary", c.boundaryIdentifier)
-            }
-        }
-        return o.string
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import QixCards
 import QixDynamics
+import QixScenes
 
 @Suite struct CardDeckTests {
     /// Overlap depth of two convex outlines (0 when apart), by the separating-axis test.

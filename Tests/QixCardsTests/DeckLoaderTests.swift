@@ -1,6 +1,7 @@
 import Testing
 import QixCards
 import QixDynamics
+import QixScenes
 
 @Suite struct DeckLoaderTests {
     private let goodDeck = #"{"screen": [390, 844], "flingThreshold": 800, "pages": [[{"id": "a", "size": [100, 100]}, {"id": "b", "size": [100, 100]}]]}"#

@@ -1,6 +1,7 @@
 import Testing
 import QixCards
 import QixDynamics
+import QixScenes
 
 /// Replays every golden run of corpus/scenes/cards/GOLDEN and fails on any difference, naming the
 /// first frame whose state hash diverges from the recorded `<gestures>.frames`.

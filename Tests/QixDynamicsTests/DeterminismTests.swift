@@ -1,5 +1,6 @@
 import Testing
 import QixDynamics
+import QixScenes
 
 /// The 60-body pile of corpus/scenes/pile60.json must give the same bits on every run and in
 /// debug and release builds: its hash after 4 s is committed here (see docs/determinism.md).

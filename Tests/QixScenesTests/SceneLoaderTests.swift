@@ -1,5 +1,6 @@
 import Testing
 @testable import QixDynamics
+@testable import QixScenes
 
 @Suite struct SceneLoaderTests {
     private func error(_ json: String) -> JSONPathError? {

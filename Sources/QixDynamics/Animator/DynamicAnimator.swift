@@ -100,7 +100,9 @@ public final class DynamicAnimator {
         for i in 0..<world.bodies.count { world.bodies[i].restTime = 0 }
     }
 
-    func addVelocity(_ v: Vector2, angular: Double, to item: DynamicItem) {
+    /// Adds linear and angular velocity to an item at once (UIKit's `addLinearVelocity` and
+    /// `addAngularVelocity`), waking the animator; anchored and static items do not move.
+    public func addVelocity(_ v: Vector2, angular: Double, to item: DynamicItem) {
         if let index = bodyIndexByItem[ObjectIdentifier(item)], world.bodies[index].enabled {
             if world.bodies[index].invMass > 0 {
                 world.states[index].v += v

@@ -55,7 +55,10 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// A rigid anchor attachment of (nearly) zero length acts as a pin, as in UIKit.
     var actsAsPin = false
 
-    init(kind: Kind, items: [DynamicItem], offsets: [Vector2], anchor: Vector2) {
+    /// An attachment of any kind between one item and `anchor` or between two items, with
+    /// each item's attachment point given as an offset from its centre (what UIKit's class
+    /// factories for pin, sliding, fixed and limit attachments build).
+    public init(kind: Kind, items: [DynamicItem], offsets: [Vector2], anchor: Vector2) {
         self.kind = kind
         self.items = items
         self.offsets = offsets

@@ -1,5 +1,6 @@
 import Testing
 @testable import QixDynamics
+import QixScenes
 
 /// The C box manifolds (both builds, four pairs in lanes) must give `Collide.clipPolygons`'
 /// bits: on random pairs of placed rectangles (apart, touching, overlapping, aligned, turned,

@@ -1,5 +1,6 @@
 import Testing
 @testable import QixDynamics
+import QixScenes
 
 /// The C contact kernel (both builds) must give exactly the Swift kernel's bits: on random
 /// batches in isolation (every lane case: masked second points, static sides, separated and
