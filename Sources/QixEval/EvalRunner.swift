@@ -88,11 +88,11 @@ public struct EvalRunner {
         // An hour at most: longer than any clip (excerpts are cut to the clip), and sample
         // counts stay integers.
         if let bad = config.seconds.first(where: { !($0 > 0 && $0 <= 3600) }) {
-            throw QixError("invalid option", "--seconds", "'\(bad)' is not a number of seconds in (0, 3600]")
+            throw QixError("invalid option", parameter: "seconds", "'\(bad)' is not a number of seconds in (0, 3600]")
         }
-        guard !config.seconds.isEmpty else { throw QixError("invalid option", "--seconds", "no excerpt length given") }
-        guard !config.attacks.isEmpty else { throw QixError("invalid option", "--attacks", "no attack given") }
-        guard config.trials > 0 else { throw QixError("invalid option", "--trials", "'\(config.trials)' is not a positive count") }
+        guard !config.seconds.isEmpty else { throw QixError("invalid option", parameter: "seconds", "no excerpt length given") }
+        guard !config.attacks.isEmpty else { throw QixError("invalid option", parameter: "attacks", "no attack given") }
+        guard config.trials > 0 else { throw QixError("invalid option", parameter: "trials", "'\(config.trials)' is not a positive count") }
         let directory = config.clipsDirectory
         let paths: [String], names: [String]
         if config.hostFiles.isEmpty {

@@ -29,7 +29,7 @@ public struct RecordingNamePattern: Sendable {
         while let c = rest.first {
             if c == "{" {
                 guard let close = rest.firstIndex(of: "}") else {
-                    throw ScanError("invalid name pattern", "--name-pattern", "'{' without '}' in '\(text)'")
+                    throw ScanError("invalid name pattern", parameter: "namePattern", "'{' without '}' in '\(text)'")
                 }
                 let name = String(rest[rest.index(after: rest.startIndex)..<close])
                 flush()
@@ -38,7 +38,7 @@ public struct RecordingNamePattern: Sendable {
                 case "YYYY": pieces.append(.digits(field: name, count: 4))
                 case "MM", "DD", "hh", "mm", "ss": pieces.append(.digits(field: name, count: 2))
                 default:
-                    throw ScanError("invalid name pattern", "--name-pattern",
+                    throw ScanError("invalid name pattern", parameter: "namePattern",
                                     "unknown field {\(name)}; use {channel} {YYYY} {MM} {DD} {hh} {mm} {ss}")
                 }
                 rest = rest[rest.index(after: close)...]
@@ -53,7 +53,7 @@ public struct RecordingNamePattern: Sendable {
         }
         flush()
         guard pieces.contains(.channel) || pieces.contains(where: { if case .digits = $0 { return true } else { return false } }) else {
-            throw ScanError("invalid name pattern", "--name-pattern", "'\(text)' has no {channel} or date fields")
+            throw ScanError("invalid name pattern", parameter: "namePattern", "'\(text)' has no {channel} or date fields")
         }
         self.pieces = pieces
     }

@@ -12,12 +12,14 @@ public struct ScanShard: Sendable, Equatable, CustomStringConvertible {
     /// The whole scan as one shard.
     public static let whole = try! ScanShard(index: 1, count: 1)
 
-    /// Makes shard `index` of `count`; throws unless 1 <= index <= count.
-    public init(index: Int, count: Int, subject: String = "--shard") throws {
-        guard count >= 1 else { throw ScanError("invalid shard", subject, "shard count must be at least 1, got \(count)") }
-        guard (1...count).contains(index) else {
-            throw ScanError("invalid shard", subject, "shard \(index) of \(count) does not exist; use 1 to \(count)")
+    /// Makes shard `index` of `count`; throws unless 1 <= index <= count. `subject` names
+    /// where the index came from (an environment variable); nil means the `shard` parameter.
+    public init(index: Int, count: Int, subject: String? = nil) throws {
+        func invalid(_ reason: String) -> ScanError {
+            subject.map { ScanError("invalid shard", $0, reason) } ?? ScanError("invalid shard", parameter: "shard", reason)
         }
+        guard count >= 1 else { throw invalid("shard count must be at least 1, got \(count)") }
+        guard (1...count).contains(index) else { throw invalid("shard \(index) of \(count) does not exist; use 1 to \(count)") }
         self.index = index
         self.count = count
     }
@@ -26,7 +28,7 @@ public struct ScanShard: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
-            throw ScanError("invalid shard", "--shard", "'\(text)'; use K/N, e.g. 2/8")
+            throw ScanError("invalid shard", parameter: "shard", "'\(text)'; use K/N, e.g. 2/8")
         }
         try self.init(index: k, count: n)
     }
@@ -39,7 +41,7 @@ public struct ScanShard: Sendable, Equatable, CustomStringConvertible {
             guard let task = Int(id) else { throw ScanError("invalid shard", "SLURM_ARRAY_TASK_ID", "'\(id)' is not a number") }
             let countText = environment["SLURM_ARRAY_TASK_COUNT"]
             guard let count = shardCount ?? countText.flatMap(Int.init) else {
-                throw ScanError("invalid shard", "SLURM_ARRAY_TASK_COUNT", "not set; pass --shard-count")
+                throw ScanError("invalid shard", "SLURM_ARRAY_TASK_COUNT", "not set, and no shard count was given")
             }
             let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0
             return try ScanShard(index: task - minimum + 1, count: count, subject: "SLURM_ARRAY_TASK_ID")
@@ -47,7 +49,7 @@ public struct ScanShard: Sendable, Equatable, CustomStringConvertible {
         if let id = environment["JOB_COMPLETION_INDEX"] {
             guard let index = Int(id) else { throw ScanError("invalid shard", "JOB_COMPLETION_INDEX", "'\(id)' is not a number") }
             guard let count = shardCount else {
-                throw ScanError("invalid shard", "--shard-count", "JOB_COMPLETION_INDEX is set; pass --shard-count (the job's completions)")
+                throw ScanError("invalid shard", parameter: "shardCount", "JOB_COMPLETION_INDEX is set, so the shard count (the job's completions) must be given")
             }
             return try ScanShard(index: index + 1, count: count, subject: "JOB_COMPLETION_INDEX")
         }

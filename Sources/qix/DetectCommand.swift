@@ -1,4 +1,5 @@
 import ArgumentParser
+import QixMarkup
 import Foundation
 import QixAudio
 import QixWatermark
@@ -51,7 +52,7 @@ struct DetectCommand: ParsableCommand {
                 print(json ? Self.jsonLine(file: input, duration: duration, detections: detections)
                            : Self.humanText(file: input, duration: duration, detections: detections))
             } catch {
-                StandardError.line("qix: error: \(error)")
+                StandardError.error(error)
                 failed = true
             }
         }

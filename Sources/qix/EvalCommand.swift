@@ -1,4 +1,5 @@
 import ArgumentParser
+import QixMarkup
 import Foundation
 import QixEval
 import QixScan

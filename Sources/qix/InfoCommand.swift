@@ -1,4 +1,5 @@
 import ArgumentParser
+import QixMarkup
 import QixAudio
 
 /// `qix info`: format, rate, channels, duration and levels of audio files or raw streams.
@@ -40,7 +41,7 @@ struct InfoCommand: ParsableCommand {
                 print(json ? jsonLine(info, levels) : humanLine(info, levels))
             } catch {
                 failed += 1
-                StandardError.line("qix: error: \(error)")
+                StandardError.error(error)
             }
         }
         if failed > 0 { throw ExitCode.failure }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import QixMarkup
 import QixAudio
 import QixWatermark
 #if canImport(Glibc)

@@ -34,7 +34,7 @@ struct MergeCommand: ParsableCommand {
                 }
             } catch {
                 failed += 1
-                StandardError.line("qix: error: \(error)")
+                StandardError.error(error)
             }
         }
         if failed > 0 { throw ExitCode.failure }

@@ -46,7 +46,7 @@ struct Qix: ParsableCommand {
                 StandardError.line("qix: error: bad usage (\(subject)): \(reason). See 'qix --help'.")
                 Glibc.exit(2)
             }
-            StandardError.line("qix: error: \(error)")
+            StandardError.error(error)
             Glibc.exit(1)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import QixMarkup
 import QixScan
 #if canImport(Glibc)
 import Glibc

@@ -62,7 +62,7 @@ struct ScanCommand: ParsableCommand {
             ?? ScanShard.fromEnvironment(ProcessInfo.processInfo.environment, shardCount: shardCount)
             ?? shardCount.map { _ in ScanShard.whole } ?? .whole
         let catalog = RecordingCatalog(inputs: paths)
-        for problem in catalog.problems { StandardError.line("qix: error: \(problem)") }
+        for problem in catalog.problems { StandardError.error(problem) }
         let selected = catalog.paths.filter(chosenShard.contains)
         let database = try AiringsDatabase(path: db)
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -76,7 +76,7 @@ struct ScanCommand: ParsableCommand {
         let display = ScanProgressDisplay(enabled: !quiet, shard: chosenShard)
         let (progress, failures) = try scanner.scan(selected, run: run) { progress, path in display.update(progress, path) }
         display.finish(progress)
-        for failure in failures { StandardError.line("qix: error: \(failure)") }
+        for failure in failures { StandardError.error(failure) }
         if !failures.isEmpty || !catalog.problems.isEmpty { throw ExitCode.failure }
     }
 }

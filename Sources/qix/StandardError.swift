@@ -21,6 +21,9 @@ enum StandardError {
         }
     }
 
+    /// Writes `qix: error: <error>`, the library's parameters named as the CLI's flags.
+    static func error(_ error: Error) { line("qix: error: \(ParameterFlags.describe(error))") }
+
     /// Writes `qix: warning: <text>`.
     static func warning(_ text: String) { line("qix: warning: \(text)") }
 }
