@@ -21,8 +21,8 @@ public final class WatermarkDetector {
     /// about 8 (median 8.0; 5.7 % reach 8.5, 0.07 % reach 9: 457 504 decodes of unmarked eval
     /// excerpts), while the eval's true decodes score 8.6 and up (plain decodes) or 8.1 and up
     /// (list decoding, 1 % under 8.5). At 8.5 a noise codeword that passes the 24-bit check by
-    /// chance is still refused 17 times in 18, and no eval cell loses an excerpt (session 8,
-    /// docs/watermark.md, section 4).
+    /// chance is still refused 17 times in 18, and no eval cell loses an excerpt
+    /// (docs/watermark.md, section 4, "The score gate").
     public static let minimumScore: Float = 8.5
     /// Longest window in frames.
     public static let maximumWindowFrames = 8
