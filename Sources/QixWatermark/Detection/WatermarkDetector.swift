@@ -22,7 +22,7 @@ public final class WatermarkDetector {
     /// excerpts), while the eval's true decodes score 8.6 and up (plain decodes) or 8.1 and up
     /// (list decoding, 1 % under 8.5). At 8.5 a noise codeword that passes the 24-bit check by
     /// chance is still refused 17 times in 18, and no eval cell loses an excerpt
-    /// (docs/watermark.md, section 4).
+    /// (docs/watermark.md, section 4, "The score gate").
     public static let minimumScore: Float = 8.5
     /// Longest window in frames.
     public static let maximumWindowFrames = 8
