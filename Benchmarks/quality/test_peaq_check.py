@@ -81,7 +81,7 @@ class SummaryTests(unittest.TestCase):
         """Three hosts, two qix settings and the anchor; host c has no anchor row."""
         return [
             row("a", "qix default", -0.10, -0.20, 4.60, 4.70), row("a", "MP3-128", -0.50, -0.60, 4.50, 4.70),
-            row("b", "qix default", -0.90, -0.40, 4.40, 4.72), row("b", "MP3-128", -0.80, -0.70, 4.60, 4.72),
+            row("b", "qix default", -0.90, -0.80, 4.40, 4.72), row("b", "MP3-128", -0.80, -0.70, 4.60, 4.72),
             row("c", "qix default", -0.20, float("nan")),
             row("a", "qix --strength 0.5", 0.10, 0.05), row("b", "qix --strength 0.5", -0.30, -0.10),
         ]
@@ -94,16 +94,20 @@ class SummaryTests(unittest.TestCase):
         self.assertAlmostEqual(default["basic_mean"], -0.4)
         self.assertEqual((default["basic_worst"], default["basic_worst_host"]), (-0.9, "b"))
         # The NaN of host c is left out of the advanced mean, not counted as 0.
-        self.assertAlmostEqual(default["advanced_mean"], -0.3)
-        self.assertEqual((default["advanced_worst"], default["advanced_worst_host"]), (-0.4, "b"))
+        self.assertAlmostEqual(default["advanced_mean"], -0.5)
+        self.assertEqual((default["advanced_worst"], default["advanced_worst_host"]), (-0.8, "b"))
 
     def test_hosts_worse_than_the_anchor(self):
         summary = {entry["setting"]: entry for entry in peaq_check.summarize(self.rows())}
-        self.assertEqual(summary["qix default"]["worse_than_anchor"], ["b"])
-        self.assertEqual(summary["qix default"]["compared_with_anchor"], 2)
-        self.assertEqual(summary["qix --strength 0.5"]["worse_than_anchor"], [])
-        self.assertEqual(summary["MP3-128"]["worse_than_anchor"], [])
-        self.assertEqual(summary["MP3-128"]["compared_with_anchor"], 0)
+        self.assertEqual(summary["qix default"]["basic_worse_than_anchor"], ["b"])
+        self.assertEqual(summary["qix default"]["basic_compared"], 2)
+        self.assertEqual(summary["qix default"]["advanced_worse_than_anchor"], ["b"])
+        # Host c's advanced ODG is NaN: not compared, whatever the anchor says.
+        self.assertEqual(summary["qix default"]["advanced_compared"], 2)
+        self.assertEqual(summary["qix --strength 0.5"]["basic_worse_than_anchor"], [])
+        self.assertEqual(summary["qix --strength 0.5"]["advanced_worse_than_anchor"], [])
+        self.assertEqual(summary["MP3-128"]["basic_worse_than_anchor"], [])
+        self.assertEqual(summary["MP3-128"]["basic_compared"], 0)
 
     def test_visqol_drop(self):
         summary = {entry["setting"]: entry for entry in peaq_check.summarize(self.rows())}
@@ -119,8 +123,9 @@ class SummaryTests(unittest.TestCase):
         self.assertEqual(len(lines), 2 + len(rows))
         self.assertIn("| a | qix default | 20.0 | -0.10 | -0.20 | -12.3 | 4.600 | 40.0 |", lines)
         summary = peaq_check.summary_table(peaq_check.summarize(rows), with_visqol=False)
-        self.assertIn("| qix default | 3 | -0.40 | -0.90 (b) | -0.30 | -0.40 (b) | 1 of 2: b |", summary)
-        self.assertIn("| MP3-128 | 2 | -0.65 | -0.80 (b) | -0.65 | -0.70 (b) | - |", summary)
+        self.assertIn("| qix default | 3 | -0.40 | -0.90 (b) | -0.50 | -0.80 (b) | 1 of 2: b | 1 of 2: b |", summary)
+        self.assertIn("| qix --strength 0.5 | 2 | -0.10 | -0.30 (b) | -0.03 | -0.10 (b) | 0 of 2 | 0 of 2 |", summary)
+        self.assertIn("| MP3-128 | 2 | -0.65 | -0.80 (b) | -0.65 | -0.70 (b) | - | - |", summary)
 
 
 class HostTests(unittest.TestCase):
