@@ -453,7 +453,7 @@ def measure(tools, host, variant, key, visqol):
         row["visqol"] = visqol(host["mono"], mono48k(tools["sox"], test))
         row["visqol_identical"] = host["visqol_identical"]
     progress(f"{host['label']}: {label}: basic {basic['odg']:.2f}, advanced {advanced['odg']:.2f}"
-             + (f" ({note})" if note else ""))
+             + (f", ViSQOL {row['visqol']:.3f}" if visqol else "") + (f" ({note})" if note else ""))
     return row
 
 
