@@ -67,13 +67,13 @@ MESSAGE = "12345678"
 AUDIOWMARK_MESSAGE = "0123456789abcdef0123456789abcdef"
 ANCHOR = "MP3-128"
 AUDIOWMARK = "audiowmark"
-# Largest encoder or decoder offset the alignment looks for (LAME's delay is 1105 samples
-# at most, a missing tag also skips the decoder's 529).
+# Largest offset the alignment looks for: an MP3 decoded without its LAME tag starts 1105
+# samples late (576 of encoder delay, 529 of the decoder's).
 MAX_LAG = 4800
 
 # From the benchmark set (Benchmarks/corpus/README.md): music of four kinds and speech in two
-# languages, all other pieces or passages than the corpus clips' (which cover rock and English
-# audiobook speech already), so no excerpt is scored twice.
+# languages, each another piece or passage than the corpus clip cut from the same item, so no
+# excerpt is scored twice.
 BENCH_HOSTS = [
     "corpus/bench/music_metal_muldjord/01_armygeddon_0059s.flac",
     "corpus/bench/music_game_hyperrogue/07_hr3-caves_0017s.flac",
@@ -433,11 +433,11 @@ def key_file(tools, key, directory):
     return path
 
 
-def measure(tools, host, variant, key, visqol):
-    """One row: the host's excerpt marked or coded as `variant`, scored against the excerpt."""
+def measure(tools, host, number, variant, key, visqol):
+    """One row: the host's excerpt marked or coded as `variant` (the run's `number`th), scored against the excerpt."""
     label, kind, options = variant
     original = host["wav"]
-    test = os.path.join(os.path.dirname(original), f"{host['tag']}.{re.sub(r'[^A-Za-z0-9.]+', '-', label)}.wav")
+    test = os.path.join(os.path.dirname(original), f"{host['tag']}.v{number}.wav")
     note = ""
     if kind == "qix":
         note = qix_mark(tools, original, test, options, key)
@@ -510,9 +510,10 @@ def main():
                     host["mono"] = mono48k(tools["sox"], host["wav"])
                     host["visqol_identical"] = visqol(host["mono"], host["mono"])
                 hosts.append(host)
-            progress(f"{len(hosts)} hosts, {len(variants)} settings, {args.jobs} at once")
+            progress(f"{len(hosts)} host(s), {len(variants)} setting(s) with the anchors, {args.jobs} at once")
             pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
-            futures = [pool.submit(measure, tools, host, variant, key, visqol) for host in hosts for variant in variants]
+            futures = [pool.submit(measure, tools, host, number, variant, key, visqol)
+                       for host in hosts for number, variant in enumerate(variants)]
             try:
                 rows = [future.result() for future in futures]
             finally:
