@@ -463,7 +463,8 @@ def main():
     parser.add_argument("--peaq", help="GstPEAQ's peaq binary, install prefix or build folder (default: peaq on PATH)")
     parser.add_argument("--qix", help="the qix binary (default: swift build -c release --show-bin-path, /qix)")
     parser.add_argument("--embed-options", action="append", default=[], metavar="OPTIONS",
-                        help="one more qix setting, e.g. '--strength 0.5' (repeatable; the default is always measured)")
+                        help="one more qix setting, e.g. '--strength 0.5' (repeatable; the default is always measured; "
+                             "a one-word setting needs the = form: --embed-options=--flag)")
     parser.add_argument("--audiowmark", help="audiowmark binary: adds its default mark as an anchor row")
     parser.add_argument("--hosts", nargs="+", metavar="FILE",
                         help="host files (default: corpus/clips/a0*.flac and, with corpus/bench/, 6 of its files)")
