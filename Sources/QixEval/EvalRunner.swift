@@ -22,8 +22,10 @@ public struct EvalRunner {
         public var trials = 12
         /// Seed of every random choice.
         public var seed: UInt64 = 1
-        /// Embedding strength.
+        /// Embedding strength, relative to the profile's level.
         public var strength = 1.0
+        /// The embedding profile.
+        public var profile = WatermarkProfile.broadcast
         /// The masking model's limits for embedding.
         public var masking = MaskingLimits.standard
         /// Also detect on unmarked excerpts and with a wrong key (false-positive counts).
@@ -78,6 +80,9 @@ public struct EvalRunner {
         public var detectedSeconds = 0.0
         /// Wall seconds the detector took.
         public var detectWallSeconds = 0.0
+        /// CPU seconds the detector took (one thread): the speed on one core, whatever else
+        /// the machine runs.
+        public var detectCPUSeconds = 0.0
         /// CPU seconds the whole run took (this process, all threads).
         public var cpuSeconds = 0.0
         /// Wall seconds the whole run took.

@@ -28,8 +28,11 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: "Key file from 'qix keygen' (default: the public test key).")
     var key: String?
 
-    @Option(parsing: .unconditional, help: "Watermark strength relative to the tuned, inaudible default (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
+    @Option(parsing: .unconditional, help: "Watermark strength relative to the profile's tuned level (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
     var strength: Double = 1
+
+    @Option(help: "What the mark is tuned for: broadcast (TV, radio, streams; transparent by PEAQ, the default) or venue (stadium and arena PA: 6 dB louder, perceptible on speech and crowds).")
+    var profile: WatermarkProfile = .broadcast
 
     @OptionGroup var masking: MaskingOptions
 
@@ -46,7 +49,7 @@ struct EmbedCommand: ParsableCommand {
             throw CommandFailure("cannot write audio", output,
                                  "\(format.rawValue) cannot store \(reader.info.sampleRate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz (resample the input first)")
         }
-        let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength, masking: limits)
+        let embedder = try WatermarkEmbedder(key: watermarkKey, payload: payload, strength: strength, profile: profile, masking: limits)
         let writer = try AudioFileWriter(path: output, sampleRate: reader.info.sampleRate, channels: reader.info.channels,
                                          encoding: reader.info.isFloat ? .float32 : .pcm16)
         // Block by block: memory stays bounded whatever the length; encoding runs on its

@@ -2,6 +2,7 @@ import ArgumentParser
 import QixMarkup
 import Foundation
 import QixEval
+import QixWatermark
 import QixScan
 
 /// `qix eval`: the watermark's robustness table on the corpus.
@@ -39,8 +40,11 @@ struct EvalCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seed for keys, IDs, offsets and noise.")
     var seed: UInt64 = 1
 
-    @Option(parsing: .unconditional, help: "Embedding strength (1 = default).")
+    @Option(parsing: .unconditional, help: "Embedding strength relative to the profile's level (1 = default).")
     var strength = 1.0
+
+    @Option(help: "Embedding profile: broadcast (transparent, the default) or venue (6 dB louder, for stadium PA).")
+    var profile: WatermarkProfile = .broadcast
 
     @OptionGroup var masking: MaskingOptions
 
@@ -88,6 +92,7 @@ struct EvalCommand: ParsableCommand {
         config.trials = trials
         config.seed = seed
         config.strength = strength
+        config.profile = profile
         config.masking = try masking.limits()
         config.checkFalsePositives = !skipFalsePositives
         config.expectKnownID = expectKnown
@@ -139,7 +144,8 @@ struct EvalCommand: ParsableCommand {
         var summary = JSONLine()
         summary.add("snr_median_db", ((snrs.isEmpty ? 0 : snrs[snrs.count / 2]) * 100).rounded() / 100)
         summary.add("snr_min_db", ((snrs.first ?? 0) * 100).rounded() / 100)
-        summary.add("detect_x_realtime", (result.detectWallSeconds > 0 ? result.detectedSeconds / result.detectWallSeconds : 0).rounded())
+        summary.add("detect_x_realtime", (result.detectCPUSeconds > 0 ? result.detectedSeconds / result.detectCPUSeconds : 0).rounded())
+        summary.add("detect_x_realtime_wall", (result.detectWallSeconds > 0 ? result.detectedSeconds / result.detectWallSeconds : 0).rounded())
         summary.add("cpu_seconds", (result.cpuSeconds * 100).rounded() / 100)
         summary.add("wall_seconds", (result.wallSeconds * 100).rounded() / 100)
         print(summary.string)
@@ -161,12 +167,13 @@ struct EvalCommand: ParsableCommand {
         }
         if byHost { printByHost(result, attacks: config.attacks, lengths: lengths) }
         let snrs = result.snr.map(\.1).sorted()
-        let mode = config.campaigns > 0 ? "app mode, \(config.campaigns) campaigns expected" : (config.expectKnownID ? "the clip's ID expected" : "blind")
+        let detection = config.campaigns > 0 ? "app mode, \(config.campaigns) campaigns expected" : (config.expectKnownID ? "the clip's ID expected" : "blind")
+        let mode = "\(config.profile.rawValue) profile, \(detection)"
         print("excerpts per cell: \(result.cells.first?.trials ?? 0) (\(mode)); unmarked and wrong-key columns count excerpts with any detection")
         print(String(format: "watermark SNR: median %.1f dB, min %.1f dB over %d clips", snrs.isEmpty ? 0 : snrs[snrs.count / 2], snrs.first ?? 0, snrs.count))
-        print(String(format: "detection speed: %.0fx real time (%.1f s of audio in %.2f s of detection, in-process, one thread)",
-                     result.detectWallSeconds > 0 ? result.detectedSeconds / result.detectWallSeconds : 0,
-                     result.detectedSeconds, result.detectWallSeconds))
+        print(String(format: "detection speed: %.0fx real time on one core (%.1f s of audio in %.2f s of CPU; %.2f s wall)",
+                     result.detectCPUSeconds > 0 ? result.detectedSeconds / result.detectCPUSeconds : 0,
+                     result.detectedSeconds, result.detectCPUSeconds, result.detectWallSeconds))
         print(String(format: "run: %.1f s CPU, %.1f s wall", result.cpuSeconds, result.wallSeconds))
     }
 

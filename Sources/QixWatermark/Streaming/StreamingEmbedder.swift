@@ -49,7 +49,7 @@ public final class StreamingEmbedder {
 
     private let chips: [Float]
     private let targetSNR: Double
-    /// Factor on every tile's masking cap: the embedder's strength.
+    /// Factor on every tile's masking cap: the embedder's scale (profile level times strength).
     private let capScale: Float
     /// The masking model's limits: the embedder's.
     private let masking: MaskingLimits
@@ -82,7 +82,7 @@ public final class StreamingEmbedder {
         self.channels = channels
         chips = embedder.chips
         targetSNR = embedder.targetSNR
-        capScale = Float(embedder.strength)
+        capScale = Float(embedder.scale)
         masking = embedder.masking
         // From a higher rate, both ways may use cheaper filters than listening needs: the plan
         // reads the band to 6 kHz (down: the detector's decimator, flat to 6.3 kHz), the delta
