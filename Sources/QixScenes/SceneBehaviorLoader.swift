@@ -172,7 +172,11 @@ extension SceneContext {
         try r.allowOnly(["id", "type", "items", "elasticity", "friction", "density", "resistance", "angularResistance", "charge",
                          "allowsRotation", "anchored"])
         let p = DynamicItemBehavior(items: try itemList(r))
-        p.elasticity = try nonNegative(r, "elasticity")
+        if let e = try r.number("elasticity") {
+            // UIKit's documented range ("0 inelastic ... 1 elastic"); above 1 every bounce adds energy.
+            guard e >= 0 && e <= 1 else { throw JSONPathError(r.path("elasticity"), "must be in 0...1 (0 inelastic, 1 elastic)") }
+            p.elasticity = e
+        }
         p.friction = try nonNegative(r, "friction")
         if let d = try r.number("density") {
             guard d > 0 else { throw JSONPathError(r.path("density"), "must be positive") }

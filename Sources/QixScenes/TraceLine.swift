@@ -41,6 +41,11 @@ public enum TraceLine {
                 o.addRaw("items", JSONLine.array([JSONLine.quoted(c.item.identifier)]))
                 o.add("boundary", c.boundaryIdentifier)
             }
+        case .diverged(let d):
+            o.add("type", "diverged")
+            o.addRaw("items", JSONLine.array([JSONLine.quoted(d.item.identifier)]))
+            o.add("time", d.time)
+            o.add("reason", d.reason)
         }
         return o.string
     }

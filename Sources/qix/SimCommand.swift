@@ -55,6 +55,7 @@ struct SimCommand: ParsableCommand {
         var nextChosen = 0
         for _ in 0..<frames {
             let events = world.advanceFrame()
+            if let divergence = world.animator.divergence { throw DivergenceFailure.error(divergence) }
             if output.trace != nil {
                 let line = TraceLine.frame(world.frame, time: world.time(ofFrame: world.frame), items: world.items, events: events)
                 if let writer { try writer.line(line) } else { print(line) }

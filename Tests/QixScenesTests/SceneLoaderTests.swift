@@ -20,6 +20,15 @@ import Testing
         #expect(e?.reason.contains("zz") == true)
     }
 
+    @Test func elasticityOutsideUIKitsRangeIsRefused() {
+        for e in ["200000.0", "1.01", "-0.1"] {
+            let found = error(#"{"items": [\#(item)], "behaviors": [{"type": "itemProperties", "items": ["a"], "elasticity": \#(e)}]}"#)
+            #expect(found?.path == "behaviors[0].elasticity")
+            #expect(found?.reason == "must be in 0...1 (0 inelastic, 1 elastic)")
+        }
+        #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "itemProperties", "items": ["a"], "elasticity": 1}]}"#) == nil)
+    }
+
     @Test func unknownFieldNamesItsPath() {
         #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "snap", "item": "a", "point": [1, 2], "dampin": 1}]}"#)?.path
             == "behaviors[0].dampin")

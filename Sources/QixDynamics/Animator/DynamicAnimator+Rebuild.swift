@@ -41,7 +41,8 @@ extension DynamicAnimator {
             if let p = behavior as? DynamicItemBehavior {
                 for item in p.items {
                     guard let i = bodyIndex(of: item) else { continue }
-                    if let v = p.elasticity { world.bodies[i].restitution = v }
+                    // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
+                    if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
                     if let v = p.friction { world.bodies[i].friction = v }
                     if let v = p.resistance { world.bodies[i].linearDamping = v }
                     if let v = p.angularResistance { world.bodies[i].angularDamping = v }

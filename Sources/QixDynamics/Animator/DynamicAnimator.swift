@@ -10,6 +10,8 @@ public final class DynamicAnimator {
     public private(set) var elapsedTime = 0.0
     /// False once every item rests (paused); true again when something changes.
     public private(set) var isRunning = true
+    /// The divergence that stopped the simulation, if one did; from then on no step runs.
+    public private(set) var divergence: Divergence?
 
     let world = World()
     var bodyIndexByItem: [ObjectIdentifier: Int] = [:]
@@ -128,7 +130,7 @@ public final class DynamicAnimator {
         world.touchingKeys.removeAll(keepingCapacity: true)
         world.touchingStepCounts.removeAll(keepingCapacity: true)
         var stepped = false
-        if isRunning {
+        if isRunning && divergence == nil {
             accumulator += duration
             let step = PhysicsConstants.stepDuration
             while accumulator >= step * (1 - 1e-9) {
@@ -137,17 +139,34 @@ public final class DynamicAnimator {
                 accumulator -= step
                 elapsedTime += step
                 stepped = true
+                if let diverged = firstDivergence() {
+                    divergence = diverged
+                    events.append(.diverged(diverged))
+                    break
+                }
             }
         }
         if stepped { contactEvents(into: &events) }
         writeBack()
-        if isRunning && everythingRests() {
+        if isRunning && divergence == nil && everythingRests() {
             isRunning = false
             accumulator = 0
             events.append(.paused)
         }
         for b in behaviors { b.action?() }
         return events
+    }
+
+    /// The first item body (in body order) whose state left its bounds after the last step.
+    private func firstDivergence() -> Divergence? {
+        for i32 in world.itemBodies {
+            let i = Int(i32)
+            guard let (quantity, value) = Divergence.check(center: world.bodies[i].origin, velocity: world.states[i].v,
+                                                           angle: world.bodies[i].angle, angularVelocity: world.states[i].w),
+                  let item = itemByBody[i] else { continue }
+            return Divergence(item: item, time: elapsedTime, quantity: quantity, value: value)
+        }
+        return nil
     }
 
     private func everythingRests() -> Bool {

@@ -173,6 +173,7 @@ final class World {
         let gravity = self.gravity
         let items = itemBodies
         let maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
+        let maxAngularSpeed = PhysicsConstants.maxRotation * invH
         let bodyCount = bodies.count
         bodies.withUnsafeMutableBufferPointer { bp in
             states.withUnsafeMutableBufferPointer { sp in
@@ -194,7 +195,7 @@ final class World {
                         for k in 0..<jp.count { js.prepare(&jp[k]) }
                         prepareMotions(B, h: h, gravity: gravity, items: items)
                         for _ in 0..<substepCount {
-                            integrateVelocities(S, maxSpeedSquared: maxSpeedSquared)
+                            integrateVelocities(S, maxSpeedSquared: maxSpeedSquared, maxAngularSpeed: maxAngularSpeed)
                             if jp.isEmpty {
                                 // Nothing acts between the two: one sweep (same bits).
                                 contactSolver.warmStartAndSolve(S, invH: invH)
@@ -245,7 +246,7 @@ final class World {
         }
     }
 
-    private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double) {
+    private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double, maxAngularSpeed: Double) {
         motions.withUnsafeBufferPointer { mp in
             for m in mp {
                 var s = S[m.body]
@@ -253,6 +254,9 @@ final class World {
                 s.w = m.dw + m.angularDamping * s.w
                 if s.v.lengthSquared > maxSpeedSquared {
                     s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
+                }
+                if s.w * s.w > maxAngularSpeed * maxAngularSpeed {
+                    s.w = s.w > 0 ? maxAngularSpeed : -maxAngularSpeed
                 }
                 S[m.body] = s
             }
