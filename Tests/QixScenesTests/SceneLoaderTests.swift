@@ -29,6 +29,16 @@ import Testing
         #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "itemProperties", "items": ["a"], "elasticity": 1}]}"#) == nil)
     }
 
+    @Test func contactBeganTraceEventsCarryPointAndNormal() throws {
+        let a = try DynamicItem(identifier: "a", center: Vector2(0, 0), size: Vector2(10, 10))
+        let began = Contact(item: a, otherItem: nil, isBoundary: true, boundaryIdentifier: "floor",
+                            point: Vector2(1.5, 400), normal: Vector2(0, 1))
+        #expect(TraceLine.event(.contactBegan(began))
+            == #"{"type": "contactBegan", "items": ["a"], "boundary": "floor", "point": [1.5, 400], "normal": [0, 1]}"#)
+        let ended = Contact(item: a, otherItem: nil, isBoundary: true, boundaryIdentifier: "floor")
+        #expect(TraceLine.event(.contactEnded(ended)) == #"{"type": "contactEnded", "items": ["a"], "boundary": "floor"}"#)
+    }
+
     @Test func unknownFieldNamesItsPath() {
         #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "snap", "item": "a", "point": [1, 2], "dampin": 1}]}"#)?.path
             == "behaviors[0].dampin")

@@ -217,8 +217,9 @@ public final class DynamicAnimator {
         touched = uniqued(touched)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
-        for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }
-        for key in ended { if let c = contact(key) { events.append(.contactEnded(c)) } }
+        let places = began.isEmpty ? [] : contactPlaces(of: began)
+        for (k, key) in began.enumerated() { if let c = contact(key, at: places[k]) { events.append(.contactBegan(c)) } }
+        for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
         previousStepTouching.removeAll(keepingCapacity: true)
         previousStepTouching.append(contentsOf: world.stepTouchingKeys)
@@ -226,26 +227,52 @@ public final class DynamicAnimator {
 
     /// Whether every step of this frame found the touching keys of the frame before's last step,
     /// in the same order: then the touching set is the same throughout (no event), and
-    /// `previousTouching` stays what it is.
+    /// `previousTouching` stays what it is. Each step is compared on its own count: a frame whose
+    /// steps found nothing after a frame that ended touching has changed (its last contact ended).
     private func touchingUnchanged() -> Bool {
         let all = world.touchingKeys
+        let width = previousStepTouching.count
+        for count in world.touchingStepCounts where count != width { return false }
         return previousStepTouching.withUnsafeBufferPointer { last in
             all.withUnsafeBufferPointer { all in
-                if last.isEmpty { return all.isEmpty }
-                if all.count % last.count != 0 { return false }
-                for start in stride(from: 0, to: all.count, by: last.count) {
-                    for k in 0..<last.count where all[start + k] != last[k] { return false }
+                for start in stride(from: 0, to: all.count, by: max(width, 1)) {
+                    for k in 0..<width where all[start + k] != last[k] { return false }
                 }
                 return true
             }
         }
     }
 
-    private func contact(_ key: UInt64) -> Contact? {
+    /// Where each of the sorted `keys` touches at the frame's last step, from that step's contact
+    /// records (one pass over them, a binary search into `keys` each); nil for keys without one.
+    private func contactPlaces(of keys: [UInt64]) -> [(point: Vector2, normal: Vector2)?] {
+        var places = [(point: Vector2, normal: Vector2)?](repeating: nil, count: keys.count)
+        let contacts = world.contacts
+        for (n, key) in world.contactKeys.enumerated() where n < contacts.count {
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keys[mid] < key { low = mid + 1 } else { high = mid }
+            }
+            guard low < keys.count, keys[low] == key else { continue }
+            let c = contacts[n]
+            let center = world.bodies[c.a].center0
+            var point = center + c.p0.anchorA
+            if c.pointCount > 1 { point = 0.5 * (point + (center + c.p1.anchorA)) }
+            places[low] = (point, c.normal)
+        }
+        return places
+    }
+
+    private func contact(_ key: UInt64, at place: (point: Vector2, normal: Vector2)?) -> Contact? {
         let a = Int(key >> 32), b = Int(key & 0xFFFF_FFFF)
         guard let first = itemByBody[a] else { return nil }
-        if let second = itemByBody[b] { return Contact(item: first, otherItem: second, isBoundary: false, boundaryIdentifier: nil) }
-        return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b])
+        if let second = itemByBody[b] {
+            return Contact(item: first, otherItem: second, isBoundary: false, boundaryIdentifier: nil,
+                           point: place?.point, normal: place?.normal)
+        }
+        return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b],
+                       point: place?.point, normal: place?.normal)
     }
 
     // The set operations below run through pointers (an append per key checks capacity and
