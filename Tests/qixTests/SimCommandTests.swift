@@ -87,4 +87,18 @@ struct SimCommandTests {
         #expect(result.stderrLines == ["qix: error: simulation diverged (item b, t = 0.008333 s): position is not a number"])
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/t.jsonl"))
     }
+
+    @Test("--frame-hashes writes one 'frame hash' line per frame, the last one the --hash")
+    func frameHashes() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try QixProcess.run(["sim", Self.scene, "--duration", "0.5", "--hash", "--frame-hashes", "\(dir)/f.txt"])
+        #expect(result.status == 0)
+        let lines = try String(contentsOfFile: "\(dir)/f.txt", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 30)
+        #expect(lines.first?.hasPrefix("1 ") == true)
+        let last = try #require(lines.last?.split(separator: " "))
+        #expect(last.first == "30" && result.stdoutLines.last == "hash: \(last.last ?? "")")
+        #expect(Set(lines.map { $0.split(separator: " ")[1] }).count > 1)
+    }
 }
