@@ -200,7 +200,9 @@ extension DynamicAnimator {
             j.lower = a.attachmentRange.lowerBound
             j.upper = a.attachmentRange.upperBound
         }
-        if a.kind == .pin { j.maxMotorTorque = a.frictionTorque }
+        // frictionTorque is in newton-points (a UIKit newton, 100 points/s² on mass 1, at a 1-point
+        // lever); the solver's torques are mass × points²/s², 100 times larger.
+        if a.kind == .pin { j.maxMotorTorque = a.frictionTorque * PhysicsConstants.pushUnit }
         return j
     }
 
