@@ -20,6 +20,17 @@ import Testing
         #expect(e?.reason.contains("zz") == true)
     }
 
+    @Test func boundaryPathsAreClosedUnlessSaidOpen() throws {
+        func boundary(_ extra: String) throws -> CollisionBehavior.Boundary? {
+            let scene = try SceneLoader.load(Array(#"{"items": [\#(item)], "behaviors": [{"type": "collision", "items": ["a"], "boundaries": [{"id": "p", "path": [[0, 0], [10, 0], [10, 10]]\#(extra)}]}]}"#.utf8))
+            return (scene.animator.behaviors.first as? CollisionBehavior)?.boundary(identifier: "p")
+        }
+        #expect(try boundary("")?.isClosed == true)
+        #expect(try boundary(#", "closed": false"#)?.isClosed == false)
+        #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "collision", "items": ["a"], "boundaries": [{"id": "s", "from": [0, 0], "to": [1, 0], "closed": false}]}]}"#)?.path
+            == "behaviors[0].boundaries[0].closed")
+    }
+
     @Test func elasticityOutsideUIKitsRangeIsRefused() {
         for e in ["200000.0", "1.01", "-0.1"] {
             let found = error(#"{"items": [\#(item)], "behaviors": [{"type": "itemProperties", "items": ["a"], "elasticity": \#(e)}]}"#)

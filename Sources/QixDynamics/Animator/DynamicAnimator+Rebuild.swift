@@ -95,7 +95,9 @@ extension DynamicAnimator {
         for boundary in c.boundaries {
             let n = boundary.points.count
             let edges = boundary.isClosed ? n : n - 1
-            for k in 0..<max(edges, 0) {
+            // An edge of zero length has no normal; a path may repeat a point (or a closed
+            // two-point path double back), and those edges are skipped.
+            for k in 0..<max(edges, 0) where boundary.points[k] != boundary.points[(k + 1) % n] {
                 segments.append((boundary.points[k], boundary.points[(k + 1) % n]))
                 names.append(boundary.identifier)
             }
