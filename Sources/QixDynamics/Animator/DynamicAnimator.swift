@@ -43,6 +43,17 @@ public final class DynamicAnimator {
         (1..<itemByBody.count).compactMap { i in world.bodies[i].enabled ? itemByBody[i] : nil }
     }
 
+    /// The simulated items whose `frame` meets `rect` (edges touching count), in the order they
+    /// joined (UIKit's `items(in:)`).
+    public func items(in rect: Rect) -> [DynamicItem] {
+        let x1 = rect.origin.x + rect.size.x, y1 = rect.origin.y + rect.size.y
+        return items.filter { item in
+            let f = item.frame
+            return f.origin.x <= x1 && rect.origin.x <= f.origin.x + f.size.x
+                && f.origin.y <= y1 && rect.origin.y <= f.origin.y + f.size.y
+        }
+    }
+
     /// Adds a behavior (ignored if it is already added); wakes the animator.
     public func addBehavior(_ behavior: DynamicBehavior) {
         if behavior.dynamicAnimator === self { return }
