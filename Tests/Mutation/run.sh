@@ -73,7 +73,7 @@ PY
 # Failing mutants are kept here for reproduction.
 KEEP=${KEEP:-${TMPDIR:-/tmp}/qix-mutants}
 keep() { mkdir -p "$KEEP"; cp "$@" "$KEEP/" 2>/dev/null; }
-runs=0 traps=0 hangs=0 nans=0 errors=0 ok=0
+runs=0 traps=0 hangs=0 nans=0 errors=0 diverged=0 ok=0
 start=$(date +%s)
 while read -r kind a b; do
     runs=$((runs + 1))
@@ -87,6 +87,7 @@ while read -r kind a b; do
     if [ $status -ge 128 ]; then traps=$((traps + 1)); echo "trap ($status): $kind $a $b"; keep "$a" "$b"; continue; fi
     if [ $status -ne 0 ]; then
         errors=$((errors + 1))
+        grep -q '^qix: error: simulation diverged ' "$WORK/err" && diverged=$((diverged + 1))
         grep -q '^qix: error: ' "$WORK/err" || { echo "exit $status without a one-line error: $kind $a $b"; traps=$((traps + 1)); }
         grep -q '^hash: ' "$WORK/out" && { echo "hash after an error: $kind $a $b"; nans=$((nans + 1)); }
         continue
@@ -96,5 +97,5 @@ while read -r kind a b; do
     if printf '%s' "$last" | grep -q 'null'; then nans=$((nans + 1)); echo "NaN state hashed: $kind $a $b"; keep "$a" "$b"; continue; fi
     ok=$((ok + 1))
 done <"$WORK/jobs"
-echo "mutants: $runs  ran to the end: $ok  clear errors: $errors  traps: $traps  hangs: $hangs  NaN hashes: $nans  ($(( $(date +%s) - start )) s)"
+echo "mutants: $runs  ran to the end: $ok  clear errors: $errors (of which diverged: $diverged)  traps: $traps  hangs: $hangs  NaN hashes: $nans  ($(( $(date +%s) - start )) s)"
 [ $traps -eq 0 ] && [ $hangs -eq 0 ] && [ $nans -eq 0 ]
