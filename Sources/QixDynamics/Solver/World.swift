@@ -253,7 +253,10 @@ final class World {
                 s.v = m.dv + m.linearDamping * s.v
                 s.w = m.dw + m.angularDamping * s.w
                 if s.v.lengthSquared > maxSpeedSquared {
-                    s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
+                    // Past 1.3e154 points/s v·v overflows and `normalized` gives zero: the
+                    // direction comes from a copy scaled by 2^-600 then (finite speeds: same bits).
+                    let direction = s.v.lengthSquared.isFinite ? s.v : 0x1p-600 * s.v
+                    s.v = PhysicsConstants.maxLinearSpeed * direction.normalized
                 }
                 if s.w * s.w > maxAngularSpeed * maxAngularSpeed {
                     s.w = s.w > 0 ? maxAngularSpeed : -maxAngularSpeed

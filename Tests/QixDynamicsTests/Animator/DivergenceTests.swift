@@ -46,6 +46,21 @@ import Testing
         #expect(d.reason.hasSuffix("points is beyond 1e9"))
     }
 
+    @Test func anOverflowingSpeedIsClampedAlongItsDirection() {
+        // Density 1e-300: a push of 1 gives 2e299 points/s in a sub-step, whose square overflows.
+        let a = Harness.box("a", at: Vector2(0, 0))
+        let animator = DynamicAnimator()
+        let properties = Harness.undamped([a])
+        properties.density = 1e-300
+        let push = PushBehavior(items: [a], mode: .continuous)
+        push.magnitude = 1
+        animator.addBehavior(properties)
+        animator.addBehavior(push)
+        Harness.run(animator, frames: 1)
+        #expect(a.velocity == Vector2(PhysicsConstants.maxLinearSpeed, 0))
+        #expect(animator.divergence == nil)
+    }
+
     @Test func angularSpeedIsClampedToAQuarterTurnPerSubstep() {
         let a = Harness.box("a", at: Vector2(0, 0))
         let animator = DynamicAnimator()
