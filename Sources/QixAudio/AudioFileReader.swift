@@ -132,6 +132,11 @@ public final class AudioFileReader {
                              "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
         }
         if checksLength && framesRead < info.frames {
+            // Frames libFLAC skipped as damaged, not a cut file: say so, and what it found.
+            if let damage = flac?.streamError {
+                throw AudioError("cannot read audio", info.path,
+                                 "truncated or damaged file: \(framesRead) of \(info.frames) frames decode (\(damage))")
+            }
             throw AudioError("cannot read audio", info.path,
                              "truncated file: ended at frame \(framesRead) of \(info.frames)")
         }
