@@ -66,6 +66,11 @@ struct EmbedCommand: ParsableCommand {
         let report: EmbeddingReport
         do {
             report = try embedder.embed(from: reader) { try background.write($0) }
+            // The last guard before OUTPUT appears: a mark whose level is not a number was
+            // not made, and must not be reported as made.
+            if let snr = report.watermarkSNR, !snr.isFinite {
+                throw CommandFailure("cannot embed", input == "-" ? "stdin" : input, "the watermark came out as not-a-number; the audio is beyond what the codec can mark")
+            }
             try background.finish()
         } catch let error as WatermarkError where error.what == "cannot embed" {
             background.abandon()

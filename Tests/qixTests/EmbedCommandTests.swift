@@ -38,6 +38,32 @@ struct EmbedCommandTests {
         }
     }
 
+    /// Float audio far beyond full scale: up to +60 dBFS it is marked as any audio is (and
+    /// the mark decodes); beyond, it is refused in one line and nothing is written, never
+    /// "marked" with a NaN watermark.
+    @Test func absurdFloatLevelsAreRefusedNotMarkedWithNaN() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = try AudioFileReader.readAll(path: Self.clip)
+        for (gain, marked) in [(Float(300), true), (Float(1e29), false)] {
+            let input = "\(dir)/gain\(gain).wav", output = "\(dir)/marked\(gain).wav"
+            try AudioFileWriter.write(AudioBuffer(samples: clip.samples.map { $0 * gain }, channels: clip.channels,
+                                                  sampleRate: clip.sampleRate),
+                                      to: input, encoding: .float32)
+            let run = try QixProcess.run(["embed", input, output, "--message", "0a1b2c3d"])
+            #expect(!run.stderr.contains("nan"), "\(run.stderr)")
+            if marked {
+                #expect(run.status == 0, "\(run.stderr)")
+                let detect = try QixProcess.run(["detect", output, "--json"])
+                #expect(detect.stdout.contains(#""message": "0a1b2c3d""#), "\(detect.stdout)")
+            } else {
+                #expect(run.status == 1)
+                #expect(run.stderrLines.last?.hasPrefix("qix: error: cannot embed (\(input)): audio: samples reach ") == true, "\(run.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: output))
+            }
+        }
+    }
+
     /// The planted-link attack: the attacker knows the pid (exec keeps it) and links the
     /// partial name to a file the victim can write.
     @Test func aLinkPlantedAtThePartialNameLeavesItsTargetUntouched() throws {
