@@ -36,6 +36,15 @@ public struct RecordingOrigin: Sendable, Equatable {
         if let match = pattern.match(fileName: name) { return RecordingOrigin(channel: match.channel, start: match.start) }
         return RecordingOrigin(channel: nil, start: nil)
     }
+
+    /// A sidecar named without the recording's extension (`x.json` beside `x.flac`, where
+    /// `x.flac.json` is read), which is ignored: its path, so the front end can say so.
+    public static func misnamedSidecar(of path: String) -> String? {
+        guard !FileManager.default.fileExists(atPath: path + ".json") else { return nil }
+        let stem = (path as NSString).deletingPathExtension
+        guard stem != path, FileManager.default.fileExists(atPath: stem + ".json") else { return nil }
+        return stem + ".json"
+    }
 }
 
 /// Counts of a scan so far, for progress display and the final summary.
