@@ -84,7 +84,8 @@ let package = Package(
         // Test signals and folders shared by the DSP and audio tests (not a product).
         .target(name: "QixTestSupport", dependencies: ["QixDSP"], path: "Tests/QixTestSupport"),
         .testTarget(name: "QixDSPTests", dependencies: ["QixDSP", "QixTestSupport"]),
-        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"]),
+        // Fixtures: small damaged FLAC files the decoders are held to, read by path.
+        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),

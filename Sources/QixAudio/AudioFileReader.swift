@@ -28,6 +28,9 @@ public final class AudioFileReader {
     /// Containers whose frame count comes from the header of uncompressed data, where a
     /// short read means the file was cut.
     private let checksLength: Bool
+    /// What the decoder said about damage it met so far (libmpg123's messages on a damaged
+    /// MP3, at most 100), which a front end reports in one warning; empty for a clean file.
+    public private(set) var decoderMessages: [String] = []
 
     /// Opens `path` (`-` for standard input) for reading.
     ///
@@ -42,11 +45,13 @@ public final class AudioFileReader {
     init(path: String, decodesFLACDirectly: Bool) throws {
         var sfInfo = SF_INFO()
         let opened: OpaquePointer?
+        // What libmpg123 prints on stderr while libsndfile opens an MP3, for the error line.
+        var openMessages: [String] = []
         var regularFile = false
         if path == "-" {
             let (fd, bytes) = try InputSpool.spool(from: STDIN_FILENO, subject: "stdin")
             guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", "stdin", "input is empty") }
-            opened = sf_open_fd(fd, Int32(SFM_READ), &sfInfo, 1)
+            (opened, openMessages) = LibraryMessages.capture { sf_open_fd(fd, Int32(SFM_READ), &sfInfo, 1) }
         } else {
             var status = stat()
             guard stat(path, &status) == 0 else {
@@ -57,7 +62,7 @@ public final class AudioFileReader {
             if kind == S_IFREG {
                 guard status.st_size > 0 else { throw AudioError("cannot read audio", path, "file is empty") }
                 guard access(path, R_OK) == 0 else { throw AudioError("cannot read audio", path, errnoText()) }
-                opened = sf_open(path, Int32(SFM_READ), &sfInfo)
+                (opened, openMessages) = LibraryMessages.capture { sf_open(path, Int32(SFM_READ), &sfInfo) }
                 regularFile = true
             } else {
                 let source = open(path, O_RDONLY)
@@ -65,14 +70,13 @@ public final class AudioFileReader {
                 defer { close(source) }
                 let (fd, bytes) = try InputSpool.spool(from: source, subject: path)
                 guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", path, "input is empty") }
-                opened = sf_open_fd(fd, Int32(SFM_READ), &sfInfo, 1)
+                (opened, openMessages) = LibraryMessages.capture { sf_open_fd(fd, Int32(SFM_READ), &sfInfo, 1) }
             }
         }
         guard let handle = opened else {
-            let reason = String(cString: sf_strerror(nil))
-            throw AudioError("cannot read audio", path,
-                             reason.hasPrefix("Format not recognised") ? Self.unrecognisedFormat : reason)
+            throw AudioError("cannot read audio", path, Self.openFailure(String(cString: sf_strerror(nil)), messages: openMessages))
         }
+        decoderMessages = openMessages
         let info = AudioFileInfo(path: path, sfInfo: sfInfo)
         guard info.channels > 0, info.sampleRate > 0 else {
             sf_close(handle)
@@ -91,6 +95,18 @@ public final class AudioFileReader {
     }
 
     deinit { sf_close(handle) }
+
+    /// Why libsndfile could not open a file that exists. Its "File does not exist or is not
+    /// a regular file" also stands for an MP3 in which libmpg123 found no frame: then the
+    /// decoder's own words say what is wrong.
+    static func openFailure(_ reason: String, messages: [String]) -> String {
+        if reason.hasPrefix("Format not recognised") { return unrecognisedFormat }
+        let decoder = LibraryMessages.summary(messages)
+        if reason.hasPrefix("File does not exist") {
+            return "no audio frames the decoder can read" + (decoder.map { " (\($0))" } ?? "") + "; the file is damaged or not audio"
+        }
+        return reason + (decoder.map { " (\($0))" } ?? "")
+    }
 
     /// libsndfile keeps going on a cut WAV/AIFF by shortening its length, and notes the
     /// declared size in its log as "data : N (should be M)"; that is the only trace.
@@ -116,7 +132,9 @@ public final class AudioFileReader {
         if let flac {
             got = flac.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * info.channels)]))
         } else {
-            got = Int(sf_readf_float(handle, base, sf_count_t(wanted)))
+            let (read, messages) = LibraryMessages.capture { sf_readf_float(handle, base, sf_count_t(wanted)) }
+            got = Int(read)
+            if !messages.isEmpty { decoderMessages.append(contentsOf: messages.prefix(max(0, 100 - decoderMessages.count))) }
         }
         framesRead += Int64(got)
         if got < wanted { try checkShortRead() }
@@ -127,11 +145,17 @@ public final class AudioFileReader {
     private func checkShortRead() throws {
         let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
         if code != 0 {
-            let cause = flac.map { $0.streamError ?? "libFLAC gave up" } ?? String(cString: sf_strerror(handle))
+            let cause = flac.map { $0.streamError ?? "libFLAC gave up" }
+                ?? LibraryMessages.summary(decoderMessages) ?? String(cString: sf_strerror(handle))
             throw AudioError("cannot read audio", info.path,
                              "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
         }
         if checksLength && framesRead < info.frames {
+            // Frames libFLAC skipped as damaged, not a cut file: say so, and what it found.
+            if let damage = flac?.streamError {
+                throw AudioError("cannot read audio", info.path,
+                                 "truncated or damaged file: \(framesRead) of \(info.frames) frames decode (\(damage))")
+            }
             throw AudioError("cannot read audio", info.path,
                              "truncated file: ended at frame \(framesRead) of \(info.frames)")
         }

@@ -76,6 +76,7 @@ struct DetectCommand: ParsableCommand {
             recording.feed(block)
             progress.update(framesRead: reader.framesRead)
         }
+        StandardError.decoderDamage(path, reader)
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
         let detections = recording.finish(duration: duration)
         if timings {

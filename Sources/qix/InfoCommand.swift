@@ -51,6 +51,7 @@ struct InfoCommand: ParsableCommand {
         let reader = try AudioFileReader(path: path)
         var levels = SignalLevels()
         try reader.forEachBlock { levels.add($0) }
+        StandardError.decoderDamage(path, reader)
         var info = reader.info
         info.frames = reader.framesRead
         return (info, levels)

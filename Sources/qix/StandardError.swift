@@ -26,6 +26,13 @@ enum StandardError {
 
     /// Writes `qix: warning: <text>`.
     static func warning(_ text: String) { line("qix: warning: \(text)") }
+
+    /// One warning for the damage a decoder met in `path` (libmpg123's messages on a
+    /// damaged MP3), instead of the library's own lines; nothing for a clean file.
+    static func decoderDamage(_ path: String, _ reader: AudioFileReader) {
+        guard let summary = LibraryMessages.summary(reader.decoderMessages) else { return }
+        warning("\(path): the decoder met damaged audio: \(summary); what it gave there may be wrong")
+    }
 }
 
 /// A failed input or piece of work in the CLI itself: the same one-line error as the libraries'.

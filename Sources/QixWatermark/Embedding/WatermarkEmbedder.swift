@@ -66,8 +66,11 @@ public struct WatermarkEmbedder: Sendable {
     public func embed(into buffer: inout AudioBuffer) throws {
         let stream = try StreamingEmbedder(embedder: self, sampleRate: buffer.sampleRate, channels: buffer.channels)
         var bad = 0
-        for value in buffer.samples where !value.isFinite { bad += 1 }
-        try StreamingEmbedder.check(frames: buffer.frameCount, sampleRate: buffer.sampleRate, nonFinite: bad)
+        var peak: Float = 0
+        for value in buffer.samples {
+            if value.isFinite { peak = max(peak, abs(value)) } else { bad += 1 }
+        }
+        try StreamingEmbedder.check(frames: buffer.frameCount, sampleRate: buffer.sampleRate, nonFinite: bad, peak: peak)
         let block = 65_536 * buffer.channels
         try buffer.samples.withUnsafeMutableBufferPointer { all in
             // Marked frames come back in order and never ahead of what was fed, so they
