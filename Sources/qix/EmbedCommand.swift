@@ -37,7 +37,7 @@ struct EmbedCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Watermark strength relative to the profile's tuned level (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
     var strength: Double = 1
 
-    @Option(help: "What the mark is tuned for: broadcast (TV, radio, streams; transparent by PEAQ, the default) or venue (stadium and arena PA: 6 dB louder, perceptible on speech and crowds).")
+    @Option(help: "What the mark is tuned for: broadcast (TV, radio, streams; transparent by PEAQ, the default) or venue (stadium and arena PA: 4.4 dB louder, perceptible on speech and crowds).")
     var profile: WatermarkProfile = .broadcast
 
     @Flag(help: "Replace OUTPUT if it exists.")

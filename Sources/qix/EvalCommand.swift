@@ -43,7 +43,7 @@ struct EvalCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Embedding strength relative to the profile's level (1 = default).")
     var strength = 1.0
 
-    @Option(help: "Embedding profile: broadcast (transparent, the default) or venue (6 dB louder, for stadium PA).")
+    @Option(help: "Embedding profile: broadcast (transparent, the default) or venue (4.4 dB louder, for stadium PA).")
     var profile: WatermarkProfile = .broadcast
 
     @OptionGroup var masking: MaskingOptions
