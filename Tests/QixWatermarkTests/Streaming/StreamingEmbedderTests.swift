@@ -57,7 +57,8 @@ struct StreamingEmbedderTests {
         // The plan's delta, scaled once so that the SNR is exactly the target.
         let peak = delta.indices.max { abs(delta[$0]) < abs(delta[$1]) } ?? 0
         let k = (marked[peak] - host.samples[peak]) / delta[peak]
-        #expect(k > 0.9 && k <= StreamingEmbedder.maximumCorrection, "scale \(k)")
+        // The closed loop raises a plan by at most `maximumCorrection` (read back from Float samples).
+        #expect(k > 0.9 && k <= StreamingEmbedder.maximumCorrection * 1.00001, "scale \(k)")
         var worst: Float = 0
         for i in 0..<marked.count { worst = max(worst, abs(marked[i] - (host.samples[i] + k * delta[i]))) }
         #expect(worst < 1e-6, "largest difference \(worst)")
