@@ -128,17 +128,7 @@ public enum Attack: String, CaseIterable, Sendable {
             for i in 0..<output.samples.count { output.samples[i] = min(1, max(-1, 2 * output.samples[i])) }
             return output
         case .room:
-            // Speaker, room, crowd at 10 dB, a 16 kHz phone capture whose clock runs 50 ppm fast.
-            let mono = input.mixedToMono()
-            let capture = try Resampler(inputRate: Double(mono.sampleRate), outputRate: 16_000 * (1 + 50e-6),
-                                        channels: 1, quality: .high)
-            var signal: [Float] = []
-            capture.process(mono.samples, into: &signal)
-            capture.flush(into: &signal)
-            signal = Convolver.convolve(signal, with: resources.speaker)
-            signal = Convolver.convolve(signal, with: resources.room)
-            Self.add(Self.loop(resources.stadiumCrowd, count: signal.count, random: &random), to: &signal, snr: 10)
-            return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
+            return try Self.roomCapture(input, resources: resources, random: &random)
         case .stadium:
             var signal = try Resampler.resample(input.mixedToMono(), to: 16_000).samples
             signal = Convolver.convolve(signal, with: resources.hall)
@@ -151,15 +141,35 @@ public enum Attack: String, CaseIterable, Sendable {
             let filter = BandFilter.bandPass(from: 300, to: 3400, rate: 8000)
             return AudioBuffer(samples: Convolver.convolve(narrow.samples, with: filter), channels: 1, sampleRate: 8000)
         case .lowpass_3k:
-            let filter = BandFilter.bandPass(from: 0, to: 3000, rate: input.sampleRate)
-            var output = input
-            for channel in 0..<input.channels {
-                for (i, value) in Convolver.convolve(input.channel(channel), with: filter).enumerated() {
-                    output.samples[i * input.channels + channel] = value
-                }
-            }
-            return output
+            return Self.lowPassed(input, below: 3000)
         }
+    }
+
+    /// Speaker, room, crowd at 10 dB, and a 16 kHz phone capture whose clock runs 50 ppm fast.
+    private static func roomCapture(_ input: AudioBuffer, resources: Resources,
+                                    random: inout SeededGenerator) throws -> AudioBuffer {
+        let mono = input.mixedToMono()
+        let capture = try Resampler(inputRate: Double(mono.sampleRate), outputRate: 16_000 * (1 + 50e-6),
+                                    channels: 1, quality: .high)
+        var signal: [Float] = []
+        capture.process(mono.samples, into: &signal)
+        capture.flush(into: &signal)
+        signal = Convolver.convolve(signal, with: resources.speaker)
+        signal = Convolver.convolve(signal, with: resources.room)
+        add(loop(resources.stadiumCrowd, count: signal.count, random: &random), to: &signal, snr: 10)
+        return AudioBuffer(samples: signal, channels: 1, sampleRate: 16_000)
+    }
+
+    /// Every channel through a steep low-pass at `cutoff` Hz (Blackman-windowed sinc).
+    private static func lowPassed(_ input: AudioBuffer, below cutoff: Double) -> AudioBuffer {
+        let filter = BandFilter.bandPass(from: 0, to: cutoff, rate: input.sampleRate)
+        var output = input
+        for channel in 0..<input.channels {
+            for (i, value) in Convolver.convolve(input.channel(channel), with: filter).enumerated() {
+                output.samples[i * input.channels + channel] = value
+            }
+        }
+        return output
     }
 
     /// One part of an acoustic attack on the 16 kHz mono mix.
