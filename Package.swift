@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixScenes", "QixDynamics"]),
         // docs/architecture.md's rules, checked against Package.swift and every import.
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
+        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan", "QixTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
