@@ -64,6 +64,7 @@ struct EmbedCommand: ParsableCommand {
             background.abandon()
             throw error
         }
+        if let damage = reader.damage { StandardError.warning(damage.description) }
         guard report.input.peak > 0, let snr = report.watermarkSNR else {
             StandardError.warning("\(input): the audio is silent, so the output carries no watermark (silence stays silent)")
             return
