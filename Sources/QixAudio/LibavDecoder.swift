@@ -106,8 +106,13 @@ final class LibavDecoder {
         context.pointee.pb = io.context
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        // No protocols at all: playlists and concat lists name other files or URLs, and a
+        // recording must not make QixKit open them.
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "none", 0)
+        defer { av_dict_free(&options) }
         // On failure avformat_open_input frees the context itself and leaves nil here.
-        let status = avformat_open_input(&opened, "", nil, nil)
+        let status = avformat_open_input(&opened, "", nil, &options)
         format = opened
         guard status >= 0, let format else { throw Self.failure(path, Self.unopenable, status) }
         let found = avformat_find_stream_info(format, nil)

@@ -95,4 +95,21 @@ struct LibavDecoderTests {
             }
         }
     }
+
+    @Test("a concat list or a playlist naming another file is refused, not followed")
+    func listsAreNotFollowed() throws {
+        let dir = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // FFmpeg resolves a list's relative names against the working directory (the list
+        // is read through QixKit's own I/O, so it has no folder): put a real target there.
+        let local = "qix-list-target-\(UUID().uuidString).wav"
+        try FileManager.default.copyItem(atPath: try Self.tone(dir, rate: 44100), toPath: local)
+        defer { try? FileManager.default.removeItem(atPath: local) }
+        try "ffconcat version 1.0\nfile '\(local)'\n".write(toFile: "\(dir)/list.txt", atomically: true, encoding: .utf8)
+        let target = FileManager.default.currentDirectoryPath + "/" + local
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:3\n#EXTINF:3,\n\(target)\n#EXT-X-ENDLIST\n".write(toFile: "\(dir)/list.m3u8", atomically: true, encoding: .utf8)
+        for path in ["\(dir)/list.txt", "\(dir)/list.m3u8"] {
+            #expect(throws: AudioError.self, "\(path)") { _ = try AudioFileReader.readAll(path: path) }
+        }
+    }
 }
