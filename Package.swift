@@ -69,12 +69,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .target(name: "QixMarkup"),
+        // Swift's rounding (`rounded()`) calls libm's rint/floor/trunc; on Linux nothing else
+        // links libm into a package that uses only these modules, so say it here.
+        .target(name: "QixMarkup", linkerSettings: [.linkedLibrary("m")]),
         // The contact solver's hot loops in C, built for baseline x86-64 and for AVX2 from one
         // source (function attributes, no target flags), chosen at run time by QixDynamics.
         .target(name: "CContactKernel"),
         // The engine: bodies, behaviours, collision, solver and events; no file formats, no drawing.
-        .target(name: "QixDynamics", dependencies: ["CContactKernel"]),
+        // libm: rint, floor, sqrt and friends (Swift's rounding and square roots in debug builds).
+        .target(name: "QixDynamics", dependencies: ["CContactKernel"], linkerSettings: [.linkedLibrary("m")]),
         // Scene files, traces, state hashes, film strips and the outline animation over the engine.
         .target(name: "QixScenes", dependencies: ["QixDynamics", "QixMarkup"]),
         .target(name: "QixCards", dependencies: ["QixDynamics", "QixScenes", "QixMarkup"]),
@@ -88,7 +91,8 @@ let package = Package(
         // Test signals and folders shared by the DSP and audio tests (not a product).
         .target(name: "QixTestSupport", dependencies: ["QixDSP"], path: "Tests/QixTestSupport"),
         .testTarget(name: "QixDSPTests", dependencies: ["QixDSP", "QixTestSupport"]),
-        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"]),
+        // Fixtures: small damaged FLAC files the decoders are held to, read by path.
+        .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan"]),

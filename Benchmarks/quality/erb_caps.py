@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Per-band depth caps over a flat host spectrum: the first form of the watermark's masking model
-(session 8's "flatness model", docs/watermark.md section 2). QixWatermark.TileMasking now computes
-each tile's cap from the tile's own spectrum with the same filters; this flat-host table is the
-reference that model reduces to.
+(the "flatness model", docs/experiments.md). QixWatermark.TileMasking (docs/watermark.md
+section 2) computes each tile's cap from the tile's own spectrum with the same filters; this
+flat-host table is the reference that model reduces to.
 
 The mark scales a band's lower 125 Hz half by 1 + d and its upper half by 1 - d (or the
 reverse, by the tile's chip). The ear hears the change of excitation in its auditory filters.

@@ -253,6 +253,14 @@ static int K(read_subframe)(bit_reader *r, int32_t *s, uint32_t blocksize, unsig
 
 // MARK: - Frames
 
+// Whether every sample is a `bits`-bit two's complement number: x ^ (x >> 31) folds the
+// negatives onto the positives, so one OR over the block and one shift decide.
+static int K(fits_bits)(const int32_t *s, uint32_t n, unsigned bits) {
+    uint32_t folded = 0;
+    for (uint32_t i = 0; i < n; i++) folded |= (uint32_t)(s[i] ^ (s[i] >> 31));
+    return (folded >> (bits - 1)) == 0;
+}
+
 static qix_flac_frame_status K(decode_frame)(const uint8_t *data, size_t size,
                                             const qix_flac_stream_info *stream,
                                             int32_t *const *output, uint32_t capacity,
@@ -277,8 +285,10 @@ static qix_flac_frame_status K(decode_frame)(const uint8_t *data, size_t size,
     else if (lead >= 0xfc && lead < 0xfe) extra = 5;
     else if (lead == 0xfe) extra = 6;
     else return QIX_FLAC_FRAME_REFUSED;
+    uint64_t number = extra == 0 ? lead : lead & (0x3f >> extra);
     for (unsigned i = 1; i <= extra; i++) {
         if ((data[at + i] & 0xc0) != 0x80) return QIX_FLAC_FRAME_REFUSED;
+        number = number << 6 | (data[at + i] & 0x3f);
     }
     at += 1 + extra;
     uint32_t blocksize;
@@ -296,7 +306,10 @@ static qix_flac_frame_status K(decode_frame)(const uint8_t *data, size_t size,
     at += 1;
     uint32_t channels = assignment < 8 ? assignment + 1 : 2;
     uint32_t bits = bits_code == 0 ? stream->bits_per_sample : sample_sizes[bits_code];
-    if (channels != stream->channels || bits < 4 || bits > 24 || blocksize > capacity) return QIX_FLAC_FRAME_REFUSED;
+    // A frame whose sample size differs from STREAMINFO's is refused too: the stream's
+    // depth is what every sample is held to.
+    if (channels != stream->channels || bits != stream->bits_per_sample || bits < 4 || bits > 24
+        || blocksize > capacity) return QIX_FLAC_FRAME_REFUSED;
 
     bit_reader reader = {data + at, data + size + 8, 0, 0};
     subframe subframes[8];
@@ -339,10 +352,17 @@ static qix_flac_frame_status K(decode_frame)(const uint8_t *data, size_t size,
             right[i] = (int32_t)((mid - side) >> 1);
         }
     }
+    // libFLAC refuses a frame whose samples leave its bit depth (a side channel or an LPC
+    // restore can reach past it, CRCs intact): so does this decoder, and libFLAC decides.
+    for (uint32_t ch = 0; ch < channels; ch++) {
+        if (!K(fits_bits)(output[ch], blocksize, bits)) return QIX_FLAC_FRAME_REFUSED;
+    }
     header->blocksize = blocksize;
     header->sample_rate = rate;
     header->channels = channels;
     header->bits_per_sample = bits;
+    header->variable_blocksize = data[1] & 1;
+    header->number = number;
     *consumed = end + 2;
     return QIX_FLAC_FRAME_OK;
 }

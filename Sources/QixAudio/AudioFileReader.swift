@@ -25,6 +25,17 @@ public final class AudioFileReader {
     /// What a damaged input lost, known once the reader has reached where it breaks: a
     /// front end reports it once, as a warning. nil for an intact input.
     public var damage: AudioDamage? { libav?.damage ?? headerDamage ?? shortfall }
+    /// Everything to tell the user about a damaged input, as one warning line
+    /// (`<path>: ...`): what `damage` lost, and what the decoder said about damage it met
+    /// on the way (`decoderMessages`). Known once the reader has reached the end; nil for
+    /// an intact input.
+    public var damageReport: String? {
+        let decoder = LibraryMessages.summary(decoderMessages)
+        if let damage {
+            return damage.description + (decoder.map { "; the decoder met damaged audio: \($0)" } ?? "")
+        }
+        return decoder.map { "\(info.path): the decoder met damaged audio: \($0); what it gave there may be wrong" }
+    }
 
     /// libsndfile's handle; nil when FFmpeg's libraries read the input.
     private let handle: OpaquePointer?
@@ -40,6 +51,10 @@ public final class AudioFileReader {
     private let headerDamage: AudioDamage?
     /// Audio that ended before the length the file declared (a cut WAV, an MP3's Xing count).
     private var shortfall: AudioDamage?
+    /// What the decoder said about damage it met so far (libmpg123's messages on a damaged
+    /// MP3, at most 100), which a front end reports in one warning; empty for a clean file.
+    /// A cut is not among them: `damage` names what it lost.
+    public private(set) var decoderMessages: [String] = []
 
     /// Opens `path` (`-` for standard input) for reading.
     ///
@@ -63,15 +78,23 @@ public final class AudioFileReader {
             let openWithSndfile = {
                 input.regularFile ? sf_open(path, Int32(SFM_READ), &sfInfo) : sf_open_fd(dup(input.fd), Int32(SFM_READ), &sfInfo, 1)
             }
-            // libmpg123 prints its own warning about a cut MP3 at open; the cut is reported once, by `damage`.
-            opened = AudioContentSniffer.isMPEGAudio(prefix) ? StandardErrorMute.muted(openWithSndfile) : openWithSndfile()
+            // What libmpg123 prints on stderr while libsndfile opens an MP3 is caught, for
+            // the error line or the one warning.
+            let (sndfile, openMessages) = LibraryMessages.capture(openWithSndfile)
+            opened = sndfile
             if opened == nil {
                 let reason = String(cString: sf_strerror(nil))
-                guard reason.hasPrefix("Format not recognised") else { close(input.fd); throw AudioError("cannot read audio", path, reason) }
+                guard reason.hasPrefix("Format not recognised") else {
+                    close(input.fd)
+                    throw AudioError("cannot read audio", path, Self.openFailure(reason, messages: openMessages))
+                }
                 // Content libsndfile does not know: FFmpeg's probing has the last word.
                 decoder = try Self.probeWithLibav(fd: input.fd, path: path)
             } else {
                 close(input.fd)
+                // libmpg123's note that a cut MP3 is shorter than its Xing header says: the
+                // cut is reported once, by `damage`, with the span it lost.
+                decoderMessages = openMessages.filter { !$0.hasPrefix("Xing stream size off") }
             }
         }
         if let decoder {
@@ -103,6 +126,18 @@ public final class AudioFileReader {
     }
 
     deinit { if let handle { sf_close(handle) } }
+
+    /// Why libsndfile could not open a file that exists. Its "File does not exist or is not
+    /// a regular file" also stands for an MP3 in which libmpg123 found no frame: then the
+    /// decoder's own words say what is wrong.
+    static func openFailure(_ reason: String, messages: [String]) -> String {
+        if reason.hasPrefix("Format not recognised") { return unrecognisedFormat }
+        let decoder = LibraryMessages.summary(messages)
+        if reason.hasPrefix("File does not exist") {
+            return "no audio frames the decoder can read" + (decoder.map { " (\($0))" } ?? "") + "; the file is damaged or not audio"
+        }
+        return reason + (decoder.map { " (\($0))" } ?? "")
+    }
 
     /// A descriptor on the input: the file itself, or for stdin, FIFOs and other
     /// non-regular files, a spooled copy (decoders seek).
@@ -180,8 +215,9 @@ public final class AudioFileReader {
         } else if let flac {
             got = flac.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * info.channels)]))
         } else {
-            got = Int(sf_readf_float(handle, base, sf_count_t(wanted)))
-
+            let (read, messages) = LibraryMessages.capture { sf_readf_float(handle, base, sf_count_t(wanted)) }
+            got = Int(read)
+            if !messages.isEmpty { decoderMessages.append(contentsOf: messages.prefix(max(0, 100 - decoderMessages.count))) }
         }
         framesRead += Int64(got)
         if got < wanted { try checkShortRead() }
@@ -194,11 +230,17 @@ public final class AudioFileReader {
         if libav != nil { return }
         let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
         if code != 0 {
-            let cause = flac.map { $0.streamError ?? "libFLAC gave up" } ?? String(cString: sf_strerror(handle))
+            let cause = flac.map { $0.streamError ?? "libFLAC gave up" }
+                ?? LibraryMessages.summary(decoderMessages) ?? String(cString: sf_strerror(handle))
             throw AudioError("cannot read audio", info.path,
                              "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
         }
         if checksLength && framesRead < info.frames && info.container == "FLAC" {
+            // Frames libFLAC skipped as damaged, not a cut file: say so, and what it found.
+            if let damage = flac?.streamError {
+                throw AudioError("cannot read audio", info.path,
+                                 "truncated or damaged file: \(framesRead) of \(info.frames) frames decode (\(damage))")
+            }
             throw AudioError("cannot read audio", info.path,
                              "truncated file: ended at frame \(framesRead) of \(info.frames)")
         }

@@ -8,8 +8,8 @@ import Darwin
 /// Writes interleaved `Float` audio to WAV, FLAC, Ogg Vorbis, Opus or MP3.
 ///
 /// The file appears at its path only when `finish()` succeeds: until then the audio
-/// goes to a hidden partial file beside it, which is removed if the writer is dropped
-/// or fails, so a reader never sees a half-written result.
+/// goes to a hidden partial file beside it (an `AtomicFile`), which is removed if the
+/// writer is dropped or fails, so a reader never sees a half-written result.
 public final class AudioFileWriter {
     /// The destination path.
     public let path: String
@@ -23,7 +23,7 @@ public final class AudioFileWriter {
     public private(set) var framesWritten: Int64 = 0
 
     private var handle: OpaquePointer?
-    private let partialPath: String
+    private let file: AtomicFile
 
     /// Opens a writer. `encoding` applies to WAV and FLAC (FLAC stores at most 24 bits);
     /// `quality` in [0, 1] (1 best) sets the lossy codecs' bitrate, and `bitrate` in
@@ -58,13 +58,12 @@ public final class AudioFileWriter {
         sfInfo.channels = Int32(channels)
         sfInfo.format = sfFormat
 
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        partialPath = "\(directory).\(name).partial-\(getpid())"
-        guard let handle = sf_open(partialPath, Int32(SFM_WRITE), &sfInfo) else {
+        // The descriptor, not the name, goes to libsndfile: it writes into the file
+        // AtomicFile created exclusively, never through a link planted at the name.
+        file = try AtomicFile(path: path, what: "cannot write audio")
+        guard let handle = sf_open_fd(file.descriptor, Int32(SFM_WRITE), &sfInfo, Int32(SF_FALSE)) else {
             let reason = String(cString: sf_strerror(nil))
-            unlink(partialPath)
+            file.abandon()
             throw AudioError("cannot write audio", path, reason)
         }
         self.handle = handle
@@ -113,7 +112,7 @@ public final class AudioFileWriter {
     deinit {
         if let handle {
             sf_close(handle)
-            unlink(partialPath)
+            file.abandon()
         }
     }
 
@@ -143,14 +142,10 @@ public final class AudioFileWriter {
         self.handle = nil
         let status = sf_close(handle)
         guard status == 0 else {
-            unlink(partialPath)
+            file.abandon()
             throw AudioError("cannot write audio", path, String(cString: sf_error_number(status)))
         }
-        guard rename(partialPath, path) == 0 else {
-            let reason = errnoText()
-            unlink(partialPath)
-            throw AudioError("cannot write audio", path, reason)
-        }
+        try file.commit()
     }
 
     /// Drops the partial file; the writer cannot be used afterwards.
@@ -158,7 +153,7 @@ public final class AudioFileWriter {
         if let handle {
             sf_close(handle)
             self.handle = nil
-            unlink(partialPath)
+            file.abandon()
         }
     }
 

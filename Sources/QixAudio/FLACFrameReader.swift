@@ -48,6 +48,8 @@ final class FLACFrameReader {
     private var atEndOfFile = false, readFailed = false
     /// Byte offset of the last frame decoded.
     private var lastFrameOffset: Int64?
+    /// Frames and samples decoded so far, which the next frame's number must match.
+    private var framesDecoded: UInt64 = 0, samplesDecoded: UInt64 = 0
     /// Whether the baseline x86-64 build decodes, not the best one for this CPU (for tests).
     private let portable: Bool
 
@@ -100,9 +102,13 @@ final class FLACFrameReader {
                                                  UInt32(Self.planeCapacity), &header, &consumed)
                 : qix_flac_decode_frame(buffer + start, available, &stream, writablePlanes,
                                         UInt32(Self.planeCapacity), &header, &consumed)
-            if status == QIX_FLAC_FRAME_OK {
+            // A frame out of sequence (its number mutated, CRCs intact) is libFLAC's too:
+            // libFLAC fills the gap it sees in the numbering.
+            if status == QIX_FLAC_FRAME_OK && header.number == expectedNumber(header) {
                 lastFrameOffset = bufferOffset + Int64(start)
                 start += consumed
+                framesDecoded += 1
+                samplesDecoded += UInt64(header.blocksize)
                 return .frame(header)
             }
             if status == QIX_FLAC_FRAME_NEED_MORE && !atEndOfFile && available < Self.bufferCapacity {
@@ -112,6 +118,12 @@ final class FLACFrameReader {
             return lastFrameOffset.map { .handOver(offset: $0, replayed: 1) }
                 ?? .handOver(offset: bufferOffset + Int64(start), replayed: 0)
         }
+    }
+
+    /// The number the next frame must carry: its index in a fixed-block-size stream, its
+    /// first sample's in a variable one.
+    private func expectedNumber(_ header: qix_flac_frame_header) -> UInt64 {
+        header.variable_blocksize != 0 ? samplesDecoded : framesDecoded
     }
 
     /// Moves the bytes not yet decoded to the front and reads until the buffer is full or

@@ -8,11 +8,16 @@ extension CardDeck {
 
     /// Runs exactly `duration` seconds, or (nil) until the deck finishes or the last gesture has
     /// ended and every card rests, capped at 60 s. Calls `each` after every frame with its events.
+    /// Stops after the frame whose physics diverged (`animator.divergence`).
     public func run(duration: Double?, each: ([CardEvent]) throws -> Void) rethrows {
-        let limit = Int(((duration ?? Self.maximumDuration) * deck.frameRate).rounded())
+        // At most an hour (`Int` of an unchecked product would trap on a huge or NaN duration).
+        let wanted = duration ?? Self.maximumDuration
+        let seconds = wanted >= 0 ? (wanted <= 3600 ? wanted : 3600) : 0
+        let limit = Int((seconds * deck.frameRate).rounded())
         while frame < max(limit, 1) {
             let events = advanceFrame()
             try each(events)
+            if animator.divergence != nil { break }
             if duration == nil {
                 if isFinished { break }
                 if time >= gestures.lastEnd && isAtRest { break }

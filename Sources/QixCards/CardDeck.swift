@@ -102,12 +102,20 @@ public final class CardDeck {
             let k = nextTouch
             nextTouch += 1
             let touch = gestures.touches[k]
-            // One drag at a time; touches on cards not on screen or on a falling page are ignored.
+            // One drag at a time; touches on cards not on screen, on a falling page, or that go
+            // down beside their card (a view's gesture only sees touches inside it) are ignored.
             guard activeTouch == nil, !isFalling, let page = currentPage,
-                  let c = deck.pages[page].firstIndex(where: { $0.id == touch.card }) else { continue }
+                  let c = deck.pages[page].firstIndex(where: { $0.id == touch.card }),
+                  Self.contains(pages[page][c], touch.position(at: touch.start)) else { continue }
             begin(touch, index: k, card: c, page: page)
             if t + 1e-9 >= touch.end { lift(touch) }
         }
+    }
+
+    /// Whether `point` lies on the card's rectangle at its current centre and angle.
+    static func contains(_ card: DynamicItem, _ point: Vector2) -> Bool {
+        let local = Rotation(angle: card.angle).inverseRotate(point - card.center)
+        return abs(local.x) <= 0.5 * card.size.x && abs(local.y) <= 0.5 * card.size.y
     }
 
     private func begin(_ touch: Touch, index: Int, card c: Int, page: Int) {

@@ -62,6 +62,11 @@ public struct Deck: Sendable {
             var page: [CardSpec] = []
             for (c, rawCard) in rawCards.enumerated() {
                 let card = try Self.card(rawCard, path: "pages[\(p)][\(c)]", width: cardWidth)
+                // A rest point more than a screen beyond the screen's edges is not a layout (and a
+                // spring or rope stretched across 1e8 points only overflows).
+                guard abs(card.offset.x) <= 1.5 * screen.x, abs(card.offset.y) <= 1.5 * screen.y else {
+                    throw JSONPathError("pages[\(p)][\(c)].offset", "must be within 1.5 screen widths and heights of the centre")
+                }
                 if !ids.insert(card.id).inserted { throw JSONPathError("pages[\(p)][\(c)].id", "duplicate card id \"\(card.id)\"") }
                 page.append(card)
             }

@@ -71,6 +71,14 @@ public struct GestureScript: Sendable {
                 let x = try JSONObjectReader.number(a[1], path: "\(path)[1]")
                 let y = try JSONObjectReader.number(a[2], path: "\(path)[2]")
                 if t < 0 { throw JSONPathError("\(path)[0]", "time must not be negative") }
+                // A finger is on the screen; a screen's size of slack on every side still refuses
+                // the far-away points that would only stretch a drag spring to overflow.
+                guard x >= -deck.screen.x && x <= 2 * deck.screen.x else {
+                    throw JSONPathError("\(path)[1]", "x must be within one screen width of the screen")
+                }
+                guard y >= -deck.screen.y && y <= 2 * deck.screen.y else {
+                    throw JSONPathError("\(path)[2]", "y must be within one screen height of the screen")
+                }
                 if let last = times.last, t <= last { throw JSONPathError("\(path)[0]", "times must increase within a touch") }
                 times.append(t)
                 points.append(Vector2(x, y))

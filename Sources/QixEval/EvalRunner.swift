@@ -22,16 +22,22 @@ public struct EvalRunner {
         public var trials = 12
         /// Seed of every random choice.
         public var seed: UInt64 = 1
-        /// Embedding strength.
+        /// Embedding strength, relative to the profile's level.
         public var strength = 1.0
+        /// The embedding profile.
+        public var profile = WatermarkProfile.broadcast
         /// The masking model's limits for embedding.
         public var masking = MaskingLimits.standard
         /// Also detect on unmarked excerpts and with a wrong key (false-positive counts).
         public var checkFalsePositives = true
         /// Detect with each host's ID expected (`WatermarkDetector(expected:)`), as an app
         /// that knows the campaigns on air does; the unmarked and wrong-key checks then
-        /// expect that ID too.
+        /// expect that ID too. The same as `campaigns` 1.
         public var expectKnownID = false
+        /// App mode: the detector expects this many IDs, the host's own and seeded decoys
+        /// (other campaigns on air), as the app's TV Shake does; a decoy reported counts as a
+        /// wrong ID. 0: blind detection.
+        public var campaigns = 0
         /// Directory for the codec attacks' temporary files.
         public var scratch = NSTemporaryDirectory()
 
@@ -74,6 +80,13 @@ public struct EvalRunner {
         public var detectedSeconds = 0.0
         /// Wall seconds the detector took.
         public var detectWallSeconds = 0.0
+        /// CPU seconds the detector took (one thread): the speed on one core, whatever else
+        /// the machine runs.
+        public var detectCPUSeconds = 0.0
+        /// CPU seconds the whole run took (this process, all threads).
+        public var cpuSeconds = 0.0
+        /// Wall seconds the whole run took.
+        public var wallSeconds = 0.0
     }
 
     /// The run's settings.
@@ -84,6 +97,36 @@ public struct EvalRunner {
 
     /// Runs the protocol; `progress` receives one line per host.
     public func run(progress: (String) -> Void) throws -> Result {
+        try validate()
+        let (paths, names) = try hostFiles()
+        let started = (cpu: ProcessClock.cpuSeconds(), wall: ContinuousClock.now)
+        let resources = try Attack.Resources.load(from: configuration.clipsDirectory)
+        var random = SeededGenerator(seed: configuration.seed)
+        let key = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let wrongKey = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+        var tally = Tally(result: Result(cells: [], hosts: names, snr: []))
+        for attack in configuration.attacks {
+            for seconds in configuration.seconds {
+                tally.result.cells.append(Cell(attack: attack, seconds: seconds, correctByHost: Array(repeating: 0, count: names.count)))
+            }
+        }
+        for (hostIndex, name) in names.enumerated() {
+            // Each host's ID (and decoys) from the run's seed alone, whatever the attacks.
+            let message = UInt32.random(in: 0...UInt32.max, using: &random)
+            let decoys = (1..<max(1, configuration.campaigns)).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+            let run = HostRun(index: hostIndex, message: message, expected: expectedIDs(message, decoys: decoys),
+                              key: key, wrongKey: wrongKey)
+            let (correct, trials) = try runHost(path: paths[hostIndex], name: name, run: run, resources: resources, tally: &tally)
+            progress("\(name): SNR \(String(format: "%.1f", tally.result.snr.last?.1 ?? 0)) dB, \(correct)/\(trials) excerpts decoded")
+        }
+        tally.result.cpuSeconds = ProcessClock.cpuSeconds() - started.cpu
+        tally.result.wallSeconds = Self.seconds(ContinuousClock.now - started.wall)
+        return tally.result
+    }
+
+    /// The configuration's own checks, so that a library caller cannot trap converting
+    /// 1e17 s to samples either.
+    private func validate() throws {
         let config = configuration
         // An hour at most: longer than any clip (excerpts are cut to the clip), and sample
         // counts stay integers.
@@ -93,83 +136,29 @@ public struct EvalRunner {
         guard !config.seconds.isEmpty else { throw QixError("invalid option", parameter: "seconds", "no excerpt length given") }
         guard !config.attacks.isEmpty else { throw QixError("invalid option", parameter: "attacks", "no attack given") }
         guard config.trials > 0 else { throw QixError("invalid option", parameter: "trials", "'\(config.trials)' is not a positive count") }
-        let directory = config.clipsDirectory
-        let paths: [String], names: [String]
-        if config.hostFiles.isEmpty {
-            names = try Attack.Resources.fileNames(in: directory)
-                .filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()
-            guard !names.isEmpty else { throw AudioError("cannot run eval", directory, "no a0*.flac clips") }
-            paths = names.map { directory + "/" + $0 }
-        } else {
-            paths = config.hostFiles
-            names = paths.map { ($0 as NSString).lastPathComponent }
+        guard (0...1000).contains(config.campaigns) else {
+            throw QixError("invalid option", parameter: "campaigns", "'\(config.campaigns)' is not a count in [0, 1000]")
         }
-        let resources = try Attack.Resources.load(from: directory)
-        var random = SeededGenerator(seed: config.seed)
-        let key = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
-        let wrongKey = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
-        var detector = WatermarkDetector(key: key)
-        var wrongDetector = WatermarkDetector(key: wrongKey)
-        var cells: [Cell] = []
-        for attack in config.attacks {
-            for seconds in config.seconds {
-                cells.append(Cell(attack: attack, seconds: seconds, correctByHost: Array(repeating: 0, count: names.count)))
-            }
+    }
+
+    /// The hosts' paths and names, in run order: the given files, or the corpus's a0*.flac clips.
+    public func hostFiles() throws -> (paths: [String], names: [String]) {
+        guard configuration.hostFiles.isEmpty else {
+            return (configuration.hostFiles, configuration.hostFiles.map { ($0 as NSString).lastPathComponent })
         }
-        var result = Result(cells: cells, hosts: names, snr: [])
-        let clock = ContinuousClock()
-        func detect(_ clip: AudioBuffer, _ detector: WatermarkDetector) throws -> [WatermarkDetection] {
-            let start = clock.now
-            let found = try detector.detect(clip)
-            let elapsed = clock.now - start
-            result.detectedSeconds += clip.duration
-            result.detectWallSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            return found
-        }
-        for (hostIndex, name) in names.enumerated() {
-            let host = try AudioFileReader.readAll(path: paths[hostIndex])
-            let message = UInt32.random(in: 0...UInt32.max, using: &random)
-            if config.expectKnownID {
-                detector = WatermarkDetector(key: key, expected: [message])
-                wrongDetector = WatermarkDetector(key: wrongKey, expected: [message])
-            }
-            let embedder = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message),
-                                                 strength: config.strength, masking: config.masking)
-            let marked = try embedder.embed(host)
-            let snr = Self.snr(original: host.samples, marked: marked.samples)
-            result.snr.append((name, snr))
-            var hostCorrect = 0, hostTrials = 0
-            for (attackIndex, attack) in config.attacks.enumerated() {
-                let seed = config.seed &* 1_000_003 &+ UInt64(hostIndex * 100 + attackIndex)
-                let attacked = try attack.apply(marked, resources: resources, seed: seed, scratch: config.scratch)
-                let attackedHost = config.checkFalsePositives
-                    ? try attack.apply(host, resources: resources, seed: seed, scratch: config.scratch) : host
-                for (lengthIndex, seconds) in config.seconds.enumerated() {
-                    let cellIndex = attackIndex * config.seconds.count + lengthIndex
-                    let length = min(attacked.frameCount, Int(seconds * Double(attacked.sampleRate)))
-                    for _ in 0..<config.trials {
-                        let start = Int.random(in: 0...(attacked.frameCount - length), using: &random)
-                        let clip = attacked.slice(frames: start..<(start + length))
-                        let found = try detect(clip, detector)
-                        result.cells[cellIndex].trials += 1
-                        if found.contains(where: { $0.message == message }) {
-                            result.cells[cellIndex].correct += 1
-                            result.cells[cellIndex].correctByHost[hostIndex] += 1
-                            hostCorrect += 1
-                        }
-                        if found.contains(where: { $0.message != message }) { result.cells[cellIndex].wrong += 1 }
-                        hostTrials += 1
-                        guard config.checkFalsePositives else { continue }
-                        let hostStart = min(start, max(0, attackedHost.frameCount - length))
-                        let unmarkedClip = attackedHost.slice(frames: hostStart..<(hostStart + length))
-                        if !(try detect(unmarkedClip, detector)).isEmpty { result.cells[cellIndex].unmarkedHits += 1 }
-                        if !(try detect(clip, wrongDetector)).isEmpty { result.cells[cellIndex].wrongKeyHits += 1 }
-                    }
-                }
-            }
-            progress("\(name): SNR \(String(format: "%.1f", snr)) dB, \(hostCorrect)/\(hostTrials) excerpts decoded")
-        }
-        return result
+        let directory = configuration.clipsDirectory
+        let names = try Attack.Resources.fileNames(in: directory).filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()
+        guard !names.isEmpty else { throw AudioError("cannot run eval", directory, "no a0*.flac clips") }
+        return (names.map { directory + "/" + $0 }, names)
+    }
+
+    /// The IDs the detector expects for a host marked with `message`: none (blind), the
+    /// host's own, or the host's own among the decoys in a seeded order.
+    private func expectedIDs(_ message: UInt32, decoys: [UInt32]) -> [UInt32] {
+        if configuration.campaigns == 0 { return configuration.expectKnownID ? [message] : [] }
+        var all = decoys
+        all.insert(message, at: Int(message % UInt32(decoys.count + 1)))
+        return all
     }
 
     /// Signal-to-watermark ratio in dB over all channels.

@@ -36,6 +36,15 @@ public struct RecordingOrigin: Sendable, Equatable {
         if let match = pattern.match(fileName: name) { return RecordingOrigin(channel: match.channel, start: match.start) }
         return RecordingOrigin(channel: nil, start: nil)
     }
+
+    /// A sidecar named without the recording's extension (`x.json` beside `x.flac`, where
+    /// `x.flac.json` is read), which is ignored: its path, so the front end can say so.
+    public static func misnamedSidecar(of path: String) -> String? {
+        guard !FileManager.default.fileExists(atPath: path + ".json") else { return nil }
+        let stem = (path as NSString).deletingPathExtension
+        guard stem != path, FileManager.default.fileExists(atPath: stem + ".json") else { return nil }
+        return stem + ".json"
+    }
 }
 
 /// Counts of a scan so far, for progress display and the final summary.
@@ -66,11 +75,14 @@ public final class RecordingScanner: Sendable {
     let keyFingerprint: String
     let pattern: RecordingNamePattern
     let jobs: Int
+    /// Whom the scanner's claims name (this process).
+    let claimant: ScanClaimant
 
     /// Prepares a scanner; `jobs` recordings are read at once.
     public init(database: AiringsDatabase, keyFingerprint: String, pattern: RecordingNamePattern = .standard,
-                jobs: Int, analyze: @escaping Analyzer) {
+                jobs: Int, claimant: ScanClaimant = .current, analyze: @escaping Analyzer) {
         self.database = database
+        self.claimant = claimant
         self.keyFingerprint = keyFingerprint
         self.pattern = pattern
         self.jobs = max(1, jobs)
@@ -115,9 +127,17 @@ public final class RecordingScanner: Sendable {
             } catch { return .fatal(Self.scanError(error, "cannot write database", database.path)) }
             return .failed(failure)
         }
+        // Another scan into the same database may hold it; the claim is checked again
+        // against what is stored, for a scan that finished it between the two looks.
         do {
             if try database.isUpToDate(file, keyFingerprint: keyFingerprint) { return .skipped }
+            guard try database.claim(path, for: claimant) else { return .skipped }
+            if try database.isUpToDate(file, keyFingerprint: keyFingerprint) {
+                try database.release(path, for: claimant)
+                return .skipped
+            }
         } catch { return .fatal(Self.scanError(error, "cannot read database", database.path)) }
+        defer { try? database.release(path, for: claimant) }
 
         let result: Result<RecordingAnalysis, ScanError>
         var origin = RecordingOrigin(channel: nil, start: nil)

@@ -67,7 +67,9 @@ public struct FilmStrip {
 
     static func fmt(_ x: Double) -> String {
         let r = (x * 100).rounded() / 100
-        return r == r.rounded() ? String(Int64(r)) : String(r)
+        // Whole numbers print without ".0"; beyond 1e15 (or not finite) `String` prints the
+        // Double itself, since converting it to Int64 would trap past 9.2e18.
+        return r == r.rounded() && abs(r) < 1e15 ? String(Int64(r)) : String(r)
     }
 
     /// The SVG document.

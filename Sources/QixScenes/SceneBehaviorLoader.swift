@@ -67,7 +67,7 @@ extension SceneContext {
         var seen: [String] = []
         for (k, raw) in (try r.array("boundaries") ?? []).enumerated() {
             let br = try JSONObjectReader(raw, path: "\(r.path("boundaries"))[\(k)]")
-            try br.allowOnly(["id", "from", "to", "path"])
+            try br.allowOnly(["id", "from", "to", "path", "closed"])
             let id = try br.requiredString("id")
             if seen.contains(id) { throw JSONPathError(br.path("id"), "duplicate boundary id \"\(id)\"") }
             seen.append(id)
@@ -76,8 +76,9 @@ extension SceneContext {
                 var vertices: [Vector2] = []
                 for (j, p) in points.enumerated() { vertices.append(try JSONObjectReader.vector(p, path: "\(br.path("path"))[\(j)]")) }
                 guard vertices.count >= 2 else { throw JSONPathError(br.path("path"), "needs at least 2 points") }
-                c.addBoundary(identifier: id, polygon: vertices)
+                c.addBoundary(identifier: id, path: vertices, isClosed: try br.bool("closed") ?? true)
             } else {
+                if br.has("closed") { throw JSONPathError(br.path("closed"), "only a path can be closed or open") }
                 let from = try br.requiredVector("from"), to = try br.requiredVector("to")
                 if from == to { throw JSONPathError(br.path("to"), "segment has zero length") }
                 c.addBoundary(identifier: id, from: from, to: to)
@@ -172,7 +173,11 @@ extension SceneContext {
         try r.allowOnly(["id", "type", "items", "elasticity", "friction", "density", "resistance", "angularResistance", "charge",
                          "allowsRotation", "anchored"])
         let p = DynamicItemBehavior(items: try itemList(r))
-        p.elasticity = try nonNegative(r, "elasticity")
+        if let e = try r.number("elasticity") {
+            // UIKit's documented range ("0 inelastic ... 1 elastic"); above 1 every bounce adds energy.
+            guard e >= 0 && e <= 1 else { throw JSONPathError(r.path("elasticity"), "must be in 0...1 (0 inelastic, 1 elastic)") }
+            p.elasticity = e
+        }
         p.friction = try nonNegative(r, "friction")
         if let d = try r.number("density") {
             guard d > 0 else { throw JSONPathError(r.path("density"), "must be positive") }

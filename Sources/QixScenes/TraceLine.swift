@@ -41,6 +41,15 @@ public enum TraceLine {
                 o.addRaw("items", JSONLine.array([JSONLine.quoted(c.item.identifier)]))
                 o.add("boundary", c.boundaryIdentifier)
             }
+            if let point = c.point, let normal = c.normal {
+                o.addRaw("point", vector(point))
+                o.addRaw("normal", vector(normal))
+            }
+        case .diverged(let d):
+            o.add("type", "diverged")
+            o.addRaw("items", JSONLine.array([JSONLine.quoted(d.item.identifier)]))
+            o.add("time", d.time)
+            o.add("reason", d.reason)
         }
         return o.string
     }

@@ -64,6 +64,7 @@ struct CardsCommand: ParsableCommand {
         var strip = FilmStrip(viewport: screen, segments: [])
         var snapshots: [(Int, Double, [(String, [Vector2])])] = []
         try cards.run(duration: duration) { events in
+            if let divergence = cards.animator.divergence { throw DivergenceFailure.error(divergence) }
             try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
             if output.trace != nil {
                 let physics = events.compactMap { e -> AnimatorEvent? in if case .physics(let p) = e { return p } else { return nil } }

@@ -80,7 +80,7 @@ struct DetectCommand: ParsableCommand {
             progress.update(framesRead: reader.framesRead)
         }
         // A cut or damaged input is searched up to where it breaks; the loss is said once.
-        if let damage = reader.damage { StandardError.warning(damage.description) }
+        StandardError.inputDamage(reader)
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
         let detections = recording.finish(duration: duration)
         if timings {

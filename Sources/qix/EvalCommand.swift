@@ -2,6 +2,7 @@ import ArgumentParser
 import QixMarkup
 import Foundation
 import QixEval
+import QixWatermark
 import QixScan
 
 /// `qix eval`: the watermark's robustness table on the corpus.
@@ -39,8 +40,11 @@ struct EvalCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seed for keys, IDs, offsets and noise.")
     var seed: UInt64 = 1
 
-    @Option(parsing: .unconditional, help: "Embedding strength (1 = default).")
+    @Option(parsing: .unconditional, help: "Embedding strength relative to the profile's level (1 = default).")
     var strength = 1.0
+
+    @Option(help: "Embedding profile: broadcast (transparent, the default) or venue (4.4 dB louder, for stadium PA).")
+    var profile: WatermarkProfile = .broadcast
 
     @OptionGroup var masking: MaskingOptions
 
@@ -50,6 +54,10 @@ struct EvalCommand: ParsableCommand {
     @Flag(help: "Detect with each clip's ID expected (as 'qix detect --expect' does), unmarked and wrong-key checks included.")
     var expectKnown = false
 
+    @Option(parsing: .unconditional,
+            help: "App mode: the detector expects N IDs, each clip's own among seeded decoys (the campaigns on air), as the app's TV Shake does; a decoy heard counts as a wrong ID. 0: blind.")
+    var campaigns = 0
+
     @Flag(help: "Also print, per attack and host, the excerpts decoded at each length.")
     var byHost = false
 
@@ -57,6 +65,20 @@ struct EvalCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        let config = try configuration()
+        let runner = EvalRunner(configuration: config)
+        let hostCount = try runner.hostFiles().names.count
+        var done = 0
+        let started = ContinuousClock.now
+        let result = try runner.run { line in
+            done += 1
+            StandardError.line("qix eval: \(line)\(Self.eta(done: done, of: hostCount, since: started))")
+        }
+        if json { printJSON(result) } else { printTable(result, config: config) }
+    }
+
+    /// The runner's configuration from the options, checked.
+    private func configuration() throws -> EvalRunner.Configuration {
         var config = EvalRunner.Configuration()
         config.clipsDirectory = clips
         if !hosts.isEmpty {
@@ -70,9 +92,11 @@ struct EvalCommand: ParsableCommand {
         config.trials = trials
         config.seed = seed
         config.strength = strength
+        config.profile = profile
         config.masking = try masking.limits()
         config.checkFalsePositives = !skipFalsePositives
         config.expectKnownID = expectKnown
+        config.campaigns = campaigns
         // The runner checks the lengths' range and that there are some.
         config.seconds = try seconds.split(separator: ",").map { text in
             guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
@@ -88,52 +112,69 @@ struct EvalCommand: ParsableCommand {
                 return attack
             }
         }
-        let result = try EvalRunner(configuration: config).run { StandardError.line("qix eval: \($0)") }
-        let snrs = result.snr.map(\.1).sorted()
-        let median = snrs.isEmpty ? 0 : snrs[snrs.count / 2]
-        let speed = result.detectWallSeconds > 0 ? result.detectedSeconds / result.detectWallSeconds : 0
-        if json {
-            for cell in result.cells {
-                var line = JSONLine()
-                line.add("attack", cell.attack.rawValue)
-                line.add("seconds", cell.seconds)
-                line.add("trials", cell.trials)
-                line.add("correct", cell.correct)
-                line.add("rate", (cell.rate * 10000).rounded() / 10000)
-                line.add("wrong_ids", cell.wrong)
-                line.add("unmarked_detections", cell.unmarkedHits)
-                line.add("wrong_key_detections", cell.wrongKeyHits)
-                let byHost = zip(result.hosts, cell.correctByHost).map { "\(JSONLine.quoted($0)): \($1)" }
-                line.addRaw("correct_by_host", "{" + byHost.joined(separator: ", ") + "}")
-                print(line.string)
-            }
-            var summary = JSONLine()
-            summary.add("snr_median_db", (median * 100).rounded() / 100)
-            summary.add("snr_min_db", ((snrs.first ?? 0) * 100).rounded() / 100)
-            summary.add("detect_x_realtime", speed.rounded())
-            print(summary.string)
-            return
+        return config
+    }
+
+    /// ", 3/9 hosts, ETA 1m20s" after `done` of `total` hosts; nothing after the last.
+    static func eta(done: Int, of total: Int, since start: ContinuousClock.Instant) -> String {
+        guard done > 0, done < total else { return "" }
+        let passed = (ContinuousClock.now - start).components
+        let elapsed = Double(passed.seconds) + Double(passed.attoseconds) * 1e-18
+        let left = Int((elapsed / Double(done) * Double(total - done)).rounded())
+        return ", \(done)/\(total) hosts, ETA \(left / 60)m\(String(format: "%02d", left % 60))s"
+    }
+
+    /// One JSON object per cell, then the summary.
+    private func printJSON(_ result: EvalRunner.Result) {
+        for cell in result.cells {
+            var line = JSONLine()
+            line.add("attack", cell.attack.rawValue)
+            line.add("seconds", cell.seconds)
+            line.add("trials", cell.trials)
+            line.add("correct", cell.correct)
+            line.add("rate", (cell.rate * 10000).rounded() / 10000)
+            line.add("wrong_ids", cell.wrong)
+            line.add("unmarked_detections", cell.unmarkedHits)
+            line.add("wrong_key_detections", cell.wrongKeyHits)
+            let byHost = zip(result.hosts, cell.correctByHost).map { "\(JSONLine.quoted($0)): \($1)" }
+            line.addRaw("correct_by_host", "{" + byHost.joined(separator: ", ") + "}")
+            print(line.string)
         }
+        let snrs = result.snr.map(\.1).sorted()
+        var summary = JSONLine()
+        summary.add("snr_median_db", ((snrs.isEmpty ? 0 : snrs[snrs.count / 2]) * 100).rounded() / 100)
+        summary.add("snr_min_db", ((snrs.first ?? 0) * 100).rounded() / 100)
+        summary.add("detect_x_realtime", (result.detectCPUSeconds > 0 ? result.detectedSeconds / result.detectCPUSeconds : 0).rounded())
+        summary.add("detect_x_realtime_wall", (result.detectWallSeconds > 0 ? result.detectedSeconds / result.detectWallSeconds : 0).rounded())
+        summary.add("cpu_seconds", (result.cpuSeconds * 100).rounded() / 100)
+        summary.add("wall_seconds", (result.wallSeconds * 100).rounded() / 100)
+        print(summary.string)
+    }
+
+    /// The table: a row per attack, a column per length, then the false-positive columns.
+    private func printTable(_ result: EvalRunner.Result, config: EvalRunner.Configuration) {
         let lengths = config.seconds
         var header = "attack".padding(toLength: 18, withPad: " ", startingAt: 0)
         for s in lengths { header += "\(format(s)) s".leftAligned(10) }
-        header += "wrong  unmarked  wrong-key"
-        print(header)
+        print(header + "wrong  unmarked  wrong-key")
         for attack in config.attacks {
             let row = result.cells.filter { $0.attack == attack }
             var line = attack.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
             for cell in row { line += (String(format: "%.1f%%", cell.rate * 100)).leftAligned(10) }
             line += "\(row.map(\.wrong).reduce(0, +))".leftAligned(7)
             line += "\(row.map(\.unmarkedHits).reduce(0, +))".leftAligned(10)
-            line += "\(row.map(\.wrongKeyHits).reduce(0, +))"
-            print(line)
+            print(line + "\(row.map(\.wrongKeyHits).reduce(0, +))")
         }
-        let trialsPerCell = result.cells.first?.trials ?? 0
         if byHost { printByHost(result, attacks: config.attacks, lengths: lengths) }
-        print("excerpts per cell: \(trialsPerCell); unmarked and wrong-key columns count excerpts with any detection")
-        print(String(format: "watermark SNR: median %.1f dB, min %.1f dB over %d clips", median, snrs.first ?? 0, snrs.count))
-        print(String(format: "detection speed: %.0fx real time (%.1f s of audio in %.2f s, in-process, one core)",
-                     speed, result.detectedSeconds, result.detectWallSeconds))
+        let snrs = result.snr.map(\.1).sorted()
+        let detection = config.campaigns > 0 ? "app mode, \(config.campaigns) campaigns expected" : (config.expectKnownID ? "the clip's ID expected" : "blind")
+        let mode = "\(config.profile.rawValue) profile, \(detection)"
+        print("excerpts per cell: \(result.cells.first?.trials ?? 0) (\(mode)); unmarked and wrong-key columns count excerpts with any detection")
+        print(String(format: "watermark SNR: median %.1f dB, min %.1f dB over %d clips", snrs.isEmpty ? 0 : snrs[snrs.count / 2], snrs.first ?? 0, snrs.count))
+        print(String(format: "detection speed: %.0fx real time on one core (%.1f s of audio in %.2f s of CPU; %.2f s wall)",
+                     result.detectCPUSeconds > 0 ? result.detectedSeconds / result.detectCPUSeconds : 0,
+                     result.detectedSeconds, result.detectCPUSeconds, result.detectWallSeconds))
+        print(String(format: "run: %.1f s CPU, %.1f s wall", result.cpuSeconds, result.wallSeconds))
     }
 
     /// One block per attack: a row per host with the excerpts it decoded at each length.

@@ -1,3 +1,4 @@
+import QixAudio
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,29 +24,17 @@ enum FileIO {
         return out
     }
 
-    /// A file being written under a temporary name; `commit()` syncs it to disk and
-    /// renames it into place, so `path` holds the complete file or nothing new.
+    /// A text file written through `AtomicFile` (the one complete-or-absent writer of
+    /// QixKit, shared with the audio writer), with its bytes gathered in large writes.
     final class AtomicWriter {
         let path: String
-        let partial: String
-        /// What failed, for error lines ("cannot write key").
-        let what: String
-        private var file: UnsafeMutablePointer<FILE>?
+        private let file: AtomicFile
         private var buffer: [UInt8] = []
 
-        /// Opens `path.partial-<pid>` for writing with file mode `permissions`. The partial
-        /// file is created afresh (a leftover or a planted link there is never written through).
+        /// Opens the hidden partial file for `path` with file mode `permissions`.
         init(_ path: String, permissions: mode_t = 0o644, what: String = "cannot write") throws {
             self.path = path
-            self.partial = path + ".partial-\(getpid())"
-            self.what = what
-            unlink(partial)
-            let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL, permissions)
-            guard fd >= 0, let f = fdopen(fd, "wb") else {
-                let reason = String(cString: strerror(errno))
-                throw CommandFailure(what, path, reason)
-            }
-            file = f
+            file = try AtomicFile(path: path, permissions: permissions, what: what)
             buffer.reserveCapacity(1 << 16)
         }
 
@@ -63,31 +52,14 @@ enum FileIO {
         }
 
         private func flush() throws {
-            guard let file else { return }
-            let n = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-            if n != buffer.count { throw CommandFailure(what, path, String(cString: strerror(errno))) }
+            try buffer.withUnsafeBytes { try file.append($0) }
             buffer.removeAll(keepingCapacity: true)
         }
 
-        /// Flushes, closes and renames into place.
+        /// Writes what is gathered, syncs and renames into place.
         func commit() throws {
             try flush()
-            guard let f = file else { return }
-            file = nil
-            let synced = fflush(f) == 0 && fsync(fileno(f)) == 0
-            let closed = fclose(f) == 0
-            guard synced, closed, rename(partial, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(partial)
-                throw CommandFailure(what, path, reason)
-            }
-        }
-
-        deinit {
-            if let file {
-                fclose(file)
-                unlink(partial)
-            }
+            try file.commit()
         }
     }
 }

@@ -54,7 +54,7 @@ struct InfoCommand: ParsableCommand {
         let reader = try AudioFileReader(path: path)
         var levels = SignalLevels()
         try reader.forEachBlock { levels.add($0) }
-        if let damage = reader.damage { StandardError.warning(damage.description) }
+        StandardError.inputDamage(reader)
         var info = reader.info
         info.frames = reader.framesRead
         return (info, levels)

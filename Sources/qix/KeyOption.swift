@@ -6,7 +6,7 @@ enum KeyOption {
     /// The key in `path`, or `WatermarkKey.publicTestKey` with a warning on stderr.
     static func load(_ path: String?) throws -> WatermarkKey {
         guard let path else {
-            StandardError.warning("no --key given: using the public test key, which anyone can read and forge; for testing only")
+            warnPublicKey()
             return WatermarkKey.publicTestKey
         }
         var isDirectory: ObjCBool = false
@@ -14,6 +14,7 @@ enum KeyOption {
             throw CommandFailure("cannot read key", path, "no such file")
         }
         guard !isDirectory.boolValue else { throw CommandFailure("cannot read key", path, "is a directory") }
+        warnIfShared(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure("cannot read key", path, "permission denied or unreadable")
         }
@@ -25,5 +26,19 @@ enum KeyOption {
         } catch let error as WatermarkError {
             throw CommandFailure(error.what, path, error.reason)
         }
+    }
+
+    /// Says that the public test key is in use.
+    static func warnPublicKey() {
+        StandardError.warning("no --key given: using the public test key, which anyone can read and forge; for testing only")
+    }
+
+    /// Warns (one line, not an error) when group or others may read the key: whoever reads
+    /// it can read and forge IDs, and `qix keygen` writes keys with mode 0600.
+    static func warnIfShared(_ path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o044 != 0 else { return }
+        let mode = String(status.st_mode & 0o777, radix: 8)
+        StandardError.warning("\(path): key file is readable by group or others (mode \(mode)); 'chmod 600 \(path)' keeps it secret")
     }
 }

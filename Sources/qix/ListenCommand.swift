@@ -20,8 +20,9 @@ struct ListenCommand: ParsableCommand {
             --json, one line per ID: {"message", "start", "end", "score", "emitted_at"}, \
             times in stream seconds (emitted_at: audio read when the line was printed). \
             Memory stays bounded for streams of any length. Exit codes: 0 done (EOF, \
-            --until-first satisfied, or --max-seconds reached after an ID), 1 bad input, \
-            2 bad usage, 3 when --until-first or --max-seconds was given and no ID was heard.
+            --until-first satisfied, or --max-seconds reached after an ID), 1 bad input \
+            (a key file, the stream), 2 bad usage (an unknown flag, or a bad value of any \
+            flag: --rate, --channels, --format, --max-seconds, --expect), 3 when --until-first or --max-seconds was given and no ID was heard.
             """)
 
     @Option(help: "Key file (32 hex digits); without it the public test key is used.")
@@ -67,11 +68,18 @@ struct ListenCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        let sampleFormat = try RawSampleFormat.parse(format)
-        let watermarkKey = try KeyOption.load(key)
-        let reader = try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
-        let detector = try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
-                                             expected: try ExpectOption.parse(expect), listDecoding: thorough)
+        let (sampleFormat, expected) = try Self.asUsage { (try RawSampleFormat.parse(format), try ExpectOption.parse(expect)) }
+        let reader = try Self.asUsage {
+            try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
+        }
+        // The public key's warning waits until the flags are known to be good, so that bad
+        // usage is one line.
+        let watermarkKey = try key.map { try KeyOption.load($0) } ?? WatermarkKey.publicTestKey
+        let detector = try Self.asUsage {
+            try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
+                                  expected: expected, listDecoding: thorough)
+        }
+        if key == nil { KeyOption.warnPublicKey() }
 
         defer { if stats { StandardError.line(Self.statsLine(detector)) } }
         let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }
@@ -98,6 +106,18 @@ struct ListenCommand: ParsableCommand {
             if untilFirst { return }
         }
         if !heardAny && (untilFirst || maxSeconds != nil) { throw ExitCode(3) }
+    }
+
+    /// Runs `body`, turning an error about a flag's value into bad usage (exit 2), as
+    /// `validate` does for --max-seconds: every bad flag value of `listen` exits alike.
+    static func asUsage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as QixError {
+            let named = error.renamingParameter(ParameterFlags.flags)
+            guard named.subject.hasPrefix("--") else { throw error }
+            throw ValidationError("\(named.subject) \(named.what): \(named.reason)")
+        }
     }
 
     /// The `--stats` line: what was searched, and the false-ID bound it implies.

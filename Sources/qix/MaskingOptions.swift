@@ -10,10 +10,14 @@ struct MaskingOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Experimental: the deepest relative change of any tile's bins; (0, 0.9], default 0.5 (6 dB under the host). Only matters with a higher --excitation-limit.")
     var largestDepth: Float?
 
-    /// The limits asked for, checked; the standard ones when neither option is given.
+    @Option(parsing: .unconditional, help: "Experimental: how far (dB) the mark may rise above the host's masked threshold in a tile; [-20, 20]. Without it the excitation limit alone caps the mark.")
+    var maskMargin: Float?
+
+    /// The limits asked for, checked; the standard ones when no option is given.
     func limits() throws -> MaskingLimits {
-        guard excitationLimit != nil || largestDepth != nil else { return .standard }
-        return try MaskingLimits(excitationChange: excitationLimit ?? MaskingLimits.standard.excitationChange,
-                                 largestDepth: largestDepth ?? MaskingLimits.standard.largestDepth)
+        guard excitationLimit != nil || largestDepth != nil || maskMargin != nil else { return .standard }
+        let limits = try MaskingLimits(excitationChange: excitationLimit ?? MaskingLimits.standard.excitationChange,
+                                       largestDepth: largestDepth ?? MaskingLimits.standard.largestDepth)
+        return try limits.withMaskMargin(maskMargin ?? MaskingLimits.standard.maskMargin)
     }
 }

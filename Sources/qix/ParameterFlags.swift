@@ -7,9 +7,9 @@ enum ParameterFlags {
     static let flags: [String: String] = [
         "sampleRate": "--rate", "channels": "--channels", "sampleFormat": "--format",
         "strength": "--strength", "message": "--message",
-        "excitationLimit": "--excitation-limit", "largestDepth": "--largest-depth",
+        "excitationLimit": "--excitation-limit", "largestDepth": "--largest-depth", "maskMargin": "--mask-margin",
         "namePattern": "--name-pattern", "shard": "--shard", "shardCount": "--shard-count",
-        "seconds": "--seconds", "attacks": "--attacks", "trials": "--trials",
+        "seconds": "--seconds", "attacks": "--attacks", "trials": "--trials", "campaigns": "--campaigns",
     ]
 
     /// The one-line form of `error` after `qix: error: `, with parameters named as flags.

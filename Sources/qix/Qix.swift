@@ -27,6 +27,7 @@ struct Qix: ParsableCommand {
     /// problems exit 2 (argument-parser's default would be 64), failed work exits 1.
     static func main() {
         ProcessMemory.keepFreedBlocks()
+        unblockStopSignals()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -50,6 +51,17 @@ struct Qix: ParsableCommand {
             Glibc.exit(1)
         }
     }
+}
+
+/// Lets SIGINT, SIGTERM and SIGHUP through, in case the parent left them blocked (a child
+/// started from a thread that blocks them inherits the mask, as Foundation's `Process` does
+/// from a dispatch queue): Ctrl-C and `kill` must stop qix and let it remove its partial
+/// files. Threads started later inherit this thread's mask.
+func unblockStopSignals() {
+    var stops = sigset_t()
+    sigemptyset(&stops)
+    for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signalNumber) }
+    pthread_sigmask(SIG_UNBLOCK, &stops, nil)
 }
 
 /// The option a usage message is about, for the error line's parentheses: our checks say

@@ -65,6 +65,11 @@ struct ScanCommand: ParsableCommand {
         for problem in catalog.problems { StandardError.error(problem) }
         let selected = catalog.paths.filter(chosenShard.contains)
         let database = try AiringsDatabase(path: db)
+        for path in selected {
+            if let ignored = RecordingOrigin.misnamedSidecar(of: path) {
+                StandardError.warning("\(ignored): ignored; the sidecar of \(path) is named \(path).json")
+            }
+        }
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let analyzer = WatermarkRecordingAnalyzer(key: watermarkKey, expected: expected)
         let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, pattern: pattern,

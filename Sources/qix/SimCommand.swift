@@ -12,8 +12,10 @@ struct SimCommand: ParsableCommand {
             SCENE is a scene file (docs/dynamics.md): referenceBounds, frameRate, items, behaviors, \
             timeline. The world advances in fixed 1/120 s steps; one trace line is written per \
             displayed frame. --hash prints 'hash: <16 hex>' last: FNV-1a over the bit patterns of every \
-            item's centre, angle, velocity and angular velocity at the last frame, in item order. \
-            The same scene gives the same trace and hash on every run and build.
+            item's centre, angle, velocity and angular velocity at the last frame, in item order; \
+            --frame-hashes writes that hash for every frame. The same scene gives the same trace and \
+            hash on every run and build. A run that diverges (a non-finite state, or beyond 1e9) \
+            stops with an error naming the item and the time.
             """)
 
     @Argument(help: "The scene file (JSON).")
@@ -29,6 +31,9 @@ struct SimCommand: ParsableCommand {
 
     @Option(parsing: .upToNextOption, help: "Draw the frames at these times (seconds) instead of spreading --render-frames.")
     var renderAt: [Double] = []
+
+    @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
+    var frameHashes: String?
 
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
@@ -46,6 +51,7 @@ struct SimCommand: ParsableCommand {
         let seconds = duration ?? world.duration ?? 5
         let frames = max(1, Int((seconds * world.frameRate).rounded()))
         let writer = try output.trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
+        let hashWriter = try frameHashes.map { try FileIO.AtomicWriter($0) }
         var strip = FilmStrip(viewport: world.referenceBounds, segments: world.boundarySegments)
         var chosen = render == nil ? [] : FilmStrip.chosenFrames(count: output.renderFrames, of: frames)
         if render != nil, !renderAt.isEmpty {
@@ -55,6 +61,8 @@ struct SimCommand: ParsableCommand {
         var nextChosen = 0
         for _ in 0..<frames {
             let events = world.advanceFrame()
+            if let divergence = world.animator.divergence { throw DivergenceFailure.error(divergence) }
+            try hashWriter?.line("\(world.frame) \(StateHash.hex(StateHash.of(world.items)))")
             if output.trace != nil {
                 let line = TraceLine.frame(world.frame, time: world.time(ofFrame: world.frame), items: world.items, events: events)
                 if let writer { try writer.line(line) } else { print(line) }
@@ -65,6 +73,7 @@ struct SimCommand: ParsableCommand {
             }
         }
         try writer?.commit()
+        try hashWriter?.commit()
         if let render {
             let out = try FileIO.AtomicWriter(render)
             try out.write(strip.svg())

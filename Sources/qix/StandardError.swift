@@ -26,6 +26,13 @@ enum StandardError {
 
     /// Writes `qix: warning: <text>`.
     static func warning(_ text: String) { line("qix: warning: \(text)") }
+
+    /// One warning for a cut or damaged input, once it has been read: the span it lost and
+    /// what the decoder met (libmpg123's messages on a damaged MP3, instead of the library's
+    /// own lines); nothing for an intact file.
+    static func inputDamage(_ reader: AudioFileReader) {
+        if let report = reader.damageReport { warning(report) }
+    }
 }
 
 /// A failed input or piece of work in the CLI itself: the same one-line error as the libraries'.

@@ -108,6 +108,19 @@ import QixScenes
         #expect(try hash() == (try hash()))
     }
 
+    @Test func aTouchBesideItsCardIsIgnored() throws {
+        // Card a rests 1000 points below the centre (off the screen); a finger at its usual
+        // place touches nothing, so nothing is dragged and the deck settles.
+        let deck = try Deck.load(Array(#"{"screen": [390, 844], "flingThreshold": 1000, "gravity": 3, "pages": [[{"id": "a", "size": [240, 140], "offset": [0, 1000]}, {"id": "b", "size": [240, 140], "offset": [0, 100]}], [{"id": "c", "components": [{"kind": "text", "height": 60}, {"kind": "image", "height": 120}, {"kind": "footer", "height": 40}]}]]}"#.utf8))
+        let cards = try CardDeck(deck: deck, gestures: try GestureScript.load(try Corpus.bytes("slow-drag.gestures.json"), deck: deck))
+        var drags = 0
+        cards.run(duration: nil) { events in for e in events { if case .dragBegan = e { drags += 1 } } }
+        #expect(drags == 0)
+        #expect(cards.animator.divergence == nil && cards.isAtRest)
+        #expect((cards.pages[0][0].center - Vector2(195, 1422)).length < 2)
+        #expect(abs(cards.pages[0][0].angle) < 0.01)
+    }
+
     @Test func componentStackGivesTheCardSize() throws {
         let deck = try Deck.load(try Corpus.bytes("two-pages.deck.json"))
         #expect(deck.pages[1][0].size == Vector2(300, 220))

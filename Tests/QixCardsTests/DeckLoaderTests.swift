@@ -20,6 +20,16 @@ import QixScenes
         }
     }
 
+    @Test func restPointsAndFingersFarOffTheScreenAreRefused() {
+        let far = #"{"screen": [390, 844], "flingThreshold": 800, "pages": [[{"id": "a", "size": [100, 100], "offset": [0, 100000000.0]}]]}"#
+        #expect(deckError(far)?.path == "pages[0][0].offset")
+        let edge = #"{"screen": [390, 844], "flingThreshold": 800, "pages": [[{"id": "a", "size": [100, 100], "offset": [585, -1266]}]]}"#
+        #expect(deckError(edge) == nil)
+        #expect(gestureError(#"[{"card": "a", "points": [[1.5, 105, -312000000.0], [1.6, 115, 290]]}]"#)?.path == "[0].points[0][2]")
+        #expect(gestureError(#"[{"card": "a", "points": [[1.5, 105, 300], [1.6, 781, 290]]}]"#)?.path == "[0].points[1][1]")
+        #expect(gestureError(#"[{"card": "a", "points": [[1.5, -390, -844], [1.6, 780, 1688]]}]"#) == nil)
+    }
+
     @Test func badDecksNameTheirPath() {
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 800, "pages": [[]]}"#)?.path == "pages[0]")
         #expect(deckError(#"{"screen": [390, 844], "flingThreshold": 800, "pages": [[{"id": "a", "size": [-5, 10]}]]}"#)?.path == "pages[0][0].size")

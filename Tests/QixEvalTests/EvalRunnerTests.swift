@@ -65,4 +65,42 @@ struct EvalRunnerTests {
         #expect(result.cells.map(\.trials) == [4, 4])
         #expect(result.cells[0].correctByHost == [2, 2])
     }
+
+    /// A cell's result depends on its attack and length, not on the other attacks listed or
+    /// their order (each attack is seeded by its name).
+    @Test func cellsDoNotDependOnTheAttackList() throws {
+        let directory = try Self.syntheticCorpus()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func crowdCell(_ attacks: [Attack]) throws -> EvalRunner.Cell? {
+            var config = EvalRunner.Configuration()
+            config.clipsDirectory = directory
+            config.attacks = attacks
+            config.seconds = [3]
+            config.trials = 3
+            config.checkFalsePositives = false
+            return try EvalRunner(configuration: config).run { _ in }.cells.first { $0.attack == .cheering_0db }
+        }
+        let alone = try #require(try crowdCell([.cheering_0db]))
+        let after = try #require(try crowdCell([.clean, .pink_noise_10db, .cheering_0db]))
+        #expect(alone.correctByHost == after.correctByHost)
+        #expect(EvalRunner.seed(1, host: 0, attack: .room) != EvalRunner.seed(1, host: 0, attack: .stadium))
+    }
+
+    /// App mode: the clip's own ID among decoys is heard, and no decoy is reported.
+    @Test func campaignsExpectTheOwnIDAmongDecoys() throws {
+        let directory = try Self.syntheticCorpus()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var config = EvalRunner.Configuration()
+        config.clipsDirectory = directory
+        config.hostFiles = [directory + "/a01_noise.flac"]
+        config.attacks = [.clean]
+        config.seconds = [3]
+        config.trials = 2
+        config.campaigns = 20
+        let cell = try #require(try EvalRunner(configuration: config).run { _ in }.cells.first)
+        #expect(cell.correct == 2)
+        #expect(cell.wrong == 0 && cell.unmarkedHits == 0 && cell.wrongKeyHits == 0)
+        config.campaigns = -1
+        #expect(throws: QixError.self) { try EvalRunner(configuration: config).run { _ in } }
+    }
 }

@@ -20,6 +20,36 @@ import Testing
         #expect(e?.reason.contains("zz") == true)
     }
 
+    @Test func boundaryPathsAreClosedUnlessSaidOpen() throws {
+        func boundary(_ extra: String) throws -> CollisionBehavior.Boundary? {
+            let scene = try SceneLoader.load(Array(#"{"items": [\#(item)], "behaviors": [{"type": "collision", "items": ["a"], "boundaries": [{"id": "p", "path": [[0, 0], [10, 0], [10, 10]]\#(extra)}]}]}"#.utf8))
+            return (scene.animator.behaviors.first as? CollisionBehavior)?.boundary(identifier: "p")
+        }
+        #expect(try boundary("")?.isClosed == true)
+        #expect(try boundary(#", "closed": false"#)?.isClosed == false)
+        #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "collision", "items": ["a"], "boundaries": [{"id": "s", "from": [0, 0], "to": [1, 0], "closed": false}]}]}"#)?.path
+            == "behaviors[0].boundaries[0].closed")
+    }
+
+    @Test func elasticityOutsideUIKitsRangeIsRefused() {
+        for e in ["200000.0", "1.01", "-0.1"] {
+            let found = error(#"{"items": [\#(item)], "behaviors": [{"type": "itemProperties", "items": ["a"], "elasticity": \#(e)}]}"#)
+            #expect(found?.path == "behaviors[0].elasticity")
+            #expect(found?.reason == "must be in 0...1 (0 inelastic, 1 elastic)")
+        }
+        #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "itemProperties", "items": ["a"], "elasticity": 1}]}"#) == nil)
+    }
+
+    @Test func contactBeganTraceEventsCarryPointAndNormal() throws {
+        let a = try DynamicItem(identifier: "a", center: Vector2(0, 0), size: Vector2(10, 10))
+        let began = Contact(item: a, otherItem: nil, isBoundary: true, boundaryIdentifier: "floor",
+                            point: Vector2(1.5, 400), normal: Vector2(0, 1))
+        #expect(TraceLine.event(.contactBegan(began))
+            == #"{"type": "contactBegan", "items": ["a"], "boundary": "floor", "point": [1.5, 400], "normal": [0, 1]}"#)
+        let ended = Contact(item: a, otherItem: nil, isBoundary: true, boundaryIdentifier: "floor")
+        #expect(TraceLine.event(.contactEnded(ended)) == #"{"type": "contactEnded", "items": ["a"], "boundary": "floor"}"#)
+    }
+
     @Test func unknownFieldNamesItsPath() {
         #expect(error(#"{"items": [\#(item)], "behaviors": [{"type": "snap", "item": "a", "point": [1, 2], "dampin": 1}]}"#)?.path
             == "behaviors[0].dampin")

@@ -55,4 +55,26 @@ struct CardsCommandTests {
         #expect(result.status == 1)
         #expect(result.stderrLines.first?.hasPrefix("qix: error: invalid gestures (\(path): [1].points[0][0]): ") == true)
     }
+
+    @Test("the reliability run's card findings give a result or a one-line error, never a trap")
+    func findings() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let offset1000 = #"{"screen": [390, 844], "flingThreshold": 1000, "gravity": 3, "pages": [[{"id": "a", "size": [240, 140], "offset": [0, 1000]}, {"id": "b", "size": [240, 140], "offset": [0, 100]}], [{"id": "c", "components": [{"kind": "text", "height": 60}, {"kind": "image", "height": 120}, {"kind": "footer", "height": 40}]}]]}"#
+        let offset1e8 = offset1000.replacingOccurrences(of: "[0, 1000]", with: "[0, 100000000.0]")
+        let farFinger = #"[{"card": "p1c1", "points": [[1.5, 105, -312000000.0], [1.6, 115, 290], [1.65, 140, 230]]}, {"card": "p2c1", "points": [[4.0, 105, 312], [4.1, 115, 290], [4.15, 140, 230]]}, {"card": "p3c1", "points": [[6.5, 105, 312], [6.6, 115, 290], [6.65, 140, 230]]}]"#
+        for (name, text) in [("offset1000.deck.json", offset1000), ("offset1e8.deck.json", offset1e8), ("far.gestures.json", farFinger)] {
+            try text.write(toFile: "\(dir)/\(name)", atomically: true, encoding: .utf8)
+        }
+        // A card resting off the screen: the finger touches nothing, the deck settles.
+        let settled = try QixProcess.run(["cards", "\(dir)/offset1000.deck.json", "--gestures", "\(Self.dir)/slow-drag.gestures.json", "--hash"])
+        #expect(settled.status == 0)
+        #expect(settled.stdoutLines.last?.hasPrefix("hash: ") == true)
+        let far = try QixProcess.run(["cards", "\(dir)/offset1e8.deck.json", "--gestures", "\(Self.dir)/slow-drag.gestures.json", "--trace", "-", "--hash"])
+        #expect(far.status == 1 && far.stdout.isEmpty)
+        #expect(far.stderrLines == ["qix: error: invalid deck (\(dir)/offset1e8.deck.json: pages[0][0].offset): must be within 1.5 screen widths and heights of the centre"])
+        let finger = try QixProcess.run(["cards", "\(Self.dir)/three-pages.deck.json", "--gestures", "\(dir)/far.gestures.json", "--hash"])
+        #expect(finger.status == 1 && finger.stdout.isEmpty)
+        #expect(finger.stderrLines == ["qix: error: invalid gestures (\(dir)/far.gestures.json: [0].points[0][2]): y must be within one screen height of the screen"])
+    }
 }

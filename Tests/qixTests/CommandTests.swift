@@ -76,6 +76,7 @@ struct CommandTests {
         for arguments in [["--seconds", "1e17"], ["--seconds", "inf"], ["--seconds", ""], ["--seconds", ","],
                           ["--attacks", ""], ["--attacks", ","]] {
             let error = #expect(throws: QixError.self, "\(arguments)") { try EvalCommand.parse(arguments).run() }
+            // The library names its parameter; the error line names the flag.
             #expect(error?.renamingParameter(ParameterFlags.flags).subject == arguments[0])
         }
         #expect(throws: CommandFailure.self) { try EvalCommand.parse(["--seconds", "3,x"]).run() }

@@ -13,9 +13,15 @@ struct DetectCommandTests {
         let file = "\(dir)/marked.flac"
         let embed = try QixProcess.run(["embed", Self.clip, file, "--message", "5eed1234"])
         #expect(embed.status == 0, "\(embed.stderr)")
-        // The summary a producer checks: the ID, the format and the SNR held at 20.2 dB.
+        // The summary a producer checks: the ID, the format and the SNR held at 24.6 dB
+        // (the broadcast profile's budget).
         #expect(embed.stderrLines.contains { $0.hasPrefix("qix: marked \(file) with 5eed1234 (format 2): ") &&
-                                             $0.hasSuffix("watermark 20.2 dB under the audio") }, "\(embed.stderr)")
+                                             $0.hasSuffix("watermark 24.6 dB under the audio") }, "\(embed.stderr)")
+        // The venue profile, 4.4 dB louder, is read by the same detector.
+        let venueFile = "\(dir)/venue.flac"
+        let venue = try QixProcess.run(["embed", Self.clip, venueFile, "--message", "5eed1234", "--profile", "venue"])
+        #expect(venue.stderrLines.contains { $0.hasSuffix("watermark 20.2 dB under the audio") }, "\(venue.stderr)")
+        #expect(try QixProcess.run(["detect", venueFile, "--json"]).stdout.contains(#""message": "5eed1234""#))
         for flags in [[], ["--thorough"]] {
             let run = try QixProcess.run(["detect", file, "--json"] + flags)
             #expect(run.status == 0, "\(run.stderr)")

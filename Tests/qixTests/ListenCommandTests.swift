@@ -70,8 +70,13 @@ struct ListenCommandTests {
         #expect(noise.stdout.isEmpty, "random bytes never yield an ID")
         #expect(noise.stderr.contains("dropped 1 bytes"))
 
-        let badFormat = try QixProcess.run(["listen", "--format", "u8"], stdin: Data())
-        #expect(badFormat.status == 1 && badFormat.stderr.contains("(--format)"))
+        // Every bad flag value is bad usage, exit 2, named in the one error line.
+        for (flag, value) in [("--format", "u8"), ("--rate", "5"), ("--rate", "4000"), ("--channels", "0"),
+                              ("--max-seconds", "0"), ("--expect", "5eed123")] {
+            let bad = try QixProcess.run(["listen", flag, value], stdin: Data())
+            #expect(bad.status == 2, "\(flag) \(value): \(bad.stderr)")
+            #expect(bad.stderrLines.count == 1 && bad.stderr.hasPrefix("qix: error: bad usage (\(flag)): "), "\(bad.stderr)")
+        }
     }
 
     @Test("--stats reports the searches and keyed checks of the listen and their false-ID bound")
@@ -102,6 +107,6 @@ struct ListenCommandTests {
         #expect(heard.status == 0, "\(heard.stderr)")
         #expect(heard.stdoutLines.count == 1 && heard.stdout.hasPrefix("5eed1234"), "\(heard.stdout)")
         let bad = try QixProcess.run(["listen", "--expect", "5eed123"], stdin: Data())
-        #expect(bad.status == 1 && bad.stderr.contains("(--expect)"), "\(bad.stderr)")
+        #expect(bad.status == 2 && bad.stderr.contains("(--expect)"), "\(bad.stderr)")
     }
 }

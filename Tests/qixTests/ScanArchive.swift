@@ -32,6 +32,8 @@ struct ScanArchive {
         let archive = ScanArchive(directory: try QixProcess.temporaryDirectory())
         try FileManager.default.createDirectory(atPath: archive.recordings, withIntermediateDirectories: true)
         try (key + "\n").write(toFile: archive.keyFile, atomically: true, encoding: .utf8)
+        // Owner-only, as qix keygen writes keys (qix warns about keys others can read).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: archive.keyFile)
         let watermarkKey = try WatermarkKey(hex: key)
         let clips = "\(QixProcess.repository)/corpus/clips"
         let music = try Resampler.resample(AudioFileReader.readAll(path: "\(clips)/a01_music_rock_sectoid_metal-madness.flac").mixedToMono(), to: rate)

@@ -129,9 +129,13 @@ struct ScanCommandTests {
         _ = FileManager.default.createFile(atPath: "\(junk)/notes_20261121_120000.mp3", contents: Data("not audio\n".utf8))
         _ = FileManager.default.createFile(atPath: "\(junk)/locked_20261121_120000.flac", contents: Data("x".utf8),
                                            attributes: [.posixPermissions: 0o000])
+        // A sidecar named without the recording's extension is not read: a warning says so.
+        try #"{"channel": "BBC1"}"#.write(toFile: "\(junk)/notes_20261121_120000.json", atomically: true, encoding: .utf8)
         let db = "\(archive.directory)/airings.sqlite"
         let result = try Self.scan(archive, db: db)
         #expect(result.status == 1)
+        #expect(result.stderrLines.contains("qix: warning: \(junk)/notes_20261121_120000.json: ignored; the sidecar of \(junk)/notes_20261121_120000.mp3 is named \(junk)/notes_20261121_120000.mp3.json"), "\(result.stderr)")
+        #expect(!result.stderr.contains("does not exist"), "a file that is no MP3 is not called missing: \(result.stderr)")
         #expect(result.stderr.contains("empty_20261121_120000.wav") && result.stderr.contains("notes_20261121_120000.mp3"))
         #expect(try Self.airings(db).count == ScanArchive.spots.count, "the good recordings are still scanned")
         let failures = try QixProcess.run(["report", db, "--failures"])

@@ -44,4 +44,61 @@ struct SimCommandTests {
         #expect(result.stderrLines == ["qix: error: invalid scene (\(path): behaviors[0].items[1]): unknown item id \"zz\""])
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/t.jsonl"))
     }
+
+    /// Writes `text` to a new temporary file named `name`; returns its path and directory.
+    private func scratch(_ name: String, _ text: String) throws -> (path: String, dir: String) {
+        let dir = try QixProcess.temporaryDirectory()
+        try text.write(toFile: "\(dir)/\(name)", atomically: true, encoding: .utf8)
+        return ("\(dir)/\(name)", dir)
+    }
+
+    // The reliability run's scene (a fuzzer mutant of contract-example.json) and its minimal form:
+    // elasticity 2e5 made the run diverge until `sinCos` trapped on an angle of 1.4e19.
+    static let elasticity2e5 = #"""
+        {"referenceBounds": [0, 0, 390, 844], "frameRate": 60, "items": [{"id": "a", "center": [195, 300], "size": [300, 200], "angle": 0, "shape": "rectangle"}, {"id": "b", "center": [195, 520], "size": [120, 120], "shape": "ellipse"}], "behaviors": [{"id": "g", "type": "gravity", "items": ["a", "b"], "magnitude": 1.0, "angle": 1.5707963}, {"type": "collision", "items": ["a", "b"], "mode": "everything", "referenceBoundsAsBoundary": true, "boundaries": [{"id": "floor", "from": [0, 800], "to": [390, 800]}]}, {"type": "attachment", "items": ["a", "b"], "offsets": [[0, 0], [0, 0]], "length": 120, "frequency": 2, "damping": 0.3}, {"type": "snap", "item": "a", "point": [195, 300], "damping": 0.5}, {"type": "push", "items": ["a"], "mode": "instantaneous", "magnitude": 1, "angle": 0}, {"type": "itemProperties", "items": ["a"], "elasticity": 200000.0, "friction": 0.2, "density": 1, "resistance": 0.1, "angularResistance": 0.1, "allowsRotation": true, "anchored": false}, {"type": "field", "kind": "radialGravity", "items": ["b"], "position": [195, 400], "strength": 1, "falloff": 0, "minimumRadius": 0}], "timeline": [{"time": 0.5, "action": "removeBehavior", "behavior": "g"}, {"time": 0.5, "action": "addLinearVelocity", "item": "a", "velocity": [300, 0]}]}
+        """#
+    static let elasticity2e5Min = #"""
+        {"referenceBounds": [0, 0, 390, 844], "frameRate": 60, "duration": 3, "items": [{"id": "a", "center": [195, 300], "size": [300, 200], "angle": 0, "shape": "rectangle"}, {"id": "b", "center": [195, 520], "size": [120, 120], "shape": "ellipse"}], "behaviors": [{"id": "g", "type": "gravity", "items": ["a", "b"], "magnitude": 1.0, "angle": 1.5707963}, {"type": "collision", "items": ["a", "b"], "mode": "everything", "referenceBoundsAsBoundary": true, "boundaries": [{"id": "floor", "from": [0, 800], "to": [390, 800]}]}, {"type": "itemProperties", "items": ["a"], "elasticity": 200000.0, "friction": 0.2, "density": 1, "resistance": 0.1, "angularResistance": 0.1, "allowsRotation": true, "anchored": false}]}
+        """#
+
+    @Test("the reliability run's elasticity 2e5 scenes are refused with the field's path, exit 1 and no hash")
+    func elasticityFindings() throws {
+        for (text, index) in [(Self.elasticity2e5, 5), (Self.elasticity2e5Min, 2)] {
+            let (path, dir) = try scratch("scene.json", text)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let result = try QixProcess.run(["sim", path, "--duration", "2", "--hash"])
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderrLines == ["qix: error: invalid scene (\(path): behaviors[\(index)].elasticity): must be in 0...1 (0 inelastic, 1 elastic)"])
+        }
+    }
+
+    @Test("a run that diverges stops with 'simulation diverged', the item and the time, exit 1 and no hash")
+    func divergence() throws {
+        // A field of falloff 1000 one point from its centre: an infinite pull.
+        let (path, dir) = try scratch("scene.json", #"""
+            {"items": [{"id": "a", "center": [0, 0], "size": [10, 10]}, {"id": "b", "center": [50, 1], "size": [10, 10]}],
+             "behaviors": [{"type": "field", "kind": "radialGravity", "items": ["b"], "position": [50, 0], "falloff": 1000}]}
+            """#)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try QixProcess.run(["sim", path, "--duration", "1", "--hash", "--trace", "\(dir)/t.jsonl"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == ["qix: error: simulation diverged (item b, t = 0.008333 s): position is not a number"])
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/t.jsonl"))
+    }
+
+    @Test("--frame-hashes writes one 'frame hash' line per frame, the last one the --hash")
+    func frameHashes() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try QixProcess.run(["sim", Self.scene, "--duration", "0.5", "--hash", "--frame-hashes", "\(dir)/f.txt"])
+        #expect(result.status == 0)
+        let lines = try String(contentsOfFile: "\(dir)/f.txt", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 30)
+        #expect(lines.first?.hasPrefix("1 ") == true)
+        let last = try #require(lines.last?.split(separator: " "))
+        #expect(last.first == "30" && result.stdoutLines.last == "hash: \(last.last ?? "")")
+        #expect(Set(lines.map { $0.split(separator: " ")[1] }).count > 1)
+    }
 }

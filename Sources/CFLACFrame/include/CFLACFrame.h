@@ -21,6 +21,12 @@ typedef struct {
     uint32_t sample_rate;
     uint32_t channels;
     uint32_t bits_per_sample;
+    /// Whether the stream numbers its frames by first sample (variable block size), not by
+    /// frame index.
+    uint32_t variable_blocksize;
+    /// The frame's number (its index, or its first sample's when `variable_blocksize`),
+    /// which libFLAC checks against the frames before it.
+    uint64_t number;
 } qix_flac_frame_header;
 
 /// How a call to `qix_flac_decode_frame` ended.
@@ -30,7 +36,8 @@ typedef enum {
     /// The frame runs past the bytes given: call again with more.
     QIX_FLAC_FRAME_NEED_MORE = 1,
     /// Not a frame this decoder takes: no sync, a reserved or unsupported field (over 24
-    /// bits, a channel count other than the stream's), a CRC mismatch. libFLAC decides.
+    /// bits, a channel count or sample size other than the stream's), samples beyond the
+    /// sample size, a CRC mismatch. libFLAC decides.
     QIX_FLAC_FRAME_REFUSED = 2,
 } qix_flac_frame_status;
 

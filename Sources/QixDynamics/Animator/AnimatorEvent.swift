@@ -8,4 +8,6 @@ public enum AnimatorEvent: Equatable {
     case paused
     /// Something changed and the animator runs again (UIKit's `dynamicAnimatorWillResume`).
     case resumed
+    /// An item's state became non-finite or passed its bound; the animator stopped for good.
+    case diverged(Divergence)
 }

@@ -41,7 +41,8 @@ extension DynamicAnimator {
             if let p = behavior as? DynamicItemBehavior {
                 for item in p.items {
                     guard let i = bodyIndex(of: item) else { continue }
-                    if let v = p.elasticity { world.bodies[i].restitution = v }
+                    // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
+                    if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
                     if let v = p.friction { world.bodies[i].friction = v }
                     if let v = p.resistance { world.bodies[i].linearDamping = v }
                     if let v = p.angularResistance { world.bodies[i].angularDamping = v }
@@ -94,7 +95,9 @@ extension DynamicAnimator {
         for boundary in c.boundaries {
             let n = boundary.points.count
             let edges = boundary.isClosed ? n : n - 1
-            for k in 0..<max(edges, 0) {
+            // An edge of zero length has no normal; a path may repeat a point (or a closed
+            // two-point path double back), and those edges are skipped.
+            for k in 0..<max(edges, 0) where boundary.points[k] != boundary.points[(k + 1) % n] {
                 segments.append((boundary.points[k], boundary.points[(k + 1) % n]))
                 names.append(boundary.identifier)
             }
@@ -199,7 +202,9 @@ extension DynamicAnimator {
             j.lower = a.attachmentRange.lowerBound
             j.upper = a.attachmentRange.upperBound
         }
-        if a.kind == .pin { j.maxMotorTorque = a.frictionTorque }
+        // frictionTorque is in newton-points (a UIKit newton, 100 points/s² on mass 1, at a 1-point
+        // lever); the solver's torques are mass × points²/s², 100 times larger.
+        if a.kind == .pin { j.maxMotorTorque = a.frictionTorque * PhysicsConstants.pushUnit }
         return j
     }
 

@@ -10,6 +10,8 @@ public final class DynamicAnimator {
     public private(set) var elapsedTime = 0.0
     /// False once every item rests (paused); true again when something changes.
     public private(set) var isRunning = true
+    /// The divergence that stopped the simulation, if one did; from then on no step runs.
+    public private(set) var divergence: Divergence?
 
     let world = World()
     var bodyIndexByItem: [ObjectIdentifier: Int] = [:]
@@ -39,6 +41,17 @@ public final class DynamicAnimator {
     /// Items currently simulated, in the order they joined.
     public var items: [DynamicItem] {
         (1..<itemByBody.count).compactMap { i in world.bodies[i].enabled ? itemByBody[i] : nil }
+    }
+
+    /// The simulated items whose `frame` meets `rect` (edges touching count), in the order they
+    /// joined (UIKit's `items(in:)`).
+    public func items(in rect: Rect) -> [DynamicItem] {
+        let x1 = rect.origin.x + rect.size.x, y1 = rect.origin.y + rect.size.y
+        return items.filter { item in
+            let f = item.frame
+            return f.origin.x <= x1 && rect.origin.x <= f.origin.x + f.size.x
+                && f.origin.y <= y1 && rect.origin.y <= f.origin.y + f.size.y
+        }
     }
 
     /// Adds a behavior (ignored if it is already added); wakes the animator.
@@ -128,7 +141,7 @@ public final class DynamicAnimator {
         world.touchingKeys.removeAll(keepingCapacity: true)
         world.touchingStepCounts.removeAll(keepingCapacity: true)
         var stepped = false
-        if isRunning {
+        if isRunning && divergence == nil {
             accumulator += duration
             let step = PhysicsConstants.stepDuration
             while accumulator >= step * (1 - 1e-9) {
@@ -137,17 +150,34 @@ public final class DynamicAnimator {
                 accumulator -= step
                 elapsedTime += step
                 stepped = true
+                if let diverged = firstDivergence() {
+                    divergence = diverged
+                    events.append(.diverged(diverged))
+                    break
+                }
             }
         }
         if stepped { contactEvents(into: &events) }
         writeBack()
-        if isRunning && everythingRests() {
+        if isRunning && divergence == nil && everythingRests() {
             isRunning = false
             accumulator = 0
             events.append(.paused)
         }
         for b in behaviors { b.action?() }
         return events
+    }
+
+    /// The first item body (in body order) whose state left its bounds after the last step.
+    private func firstDivergence() -> Divergence? {
+        for i32 in world.itemBodies {
+            let i = Int(i32)
+            guard let (quantity, value) = Divergence.check(center: world.bodies[i].origin, velocity: world.states[i].v,
+                                                           angle: world.bodies[i].angle, angularVelocity: world.states[i].w),
+                  let item = itemByBody[i] else { continue }
+            return Divergence(item: item, time: elapsedTime, quantity: quantity, value: value)
+        }
+        return nil
     }
 
     private func everythingRests() -> Bool {
@@ -198,8 +228,9 @@ public final class DynamicAnimator {
         touched = uniqued(touched)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
-        for key in began { if let c = contact(key) { events.append(.contactBegan(c)) } }
-        for key in ended { if let c = contact(key) { events.append(.contactEnded(c)) } }
+        let places = began.isEmpty ? [] : contactPlaces(of: began)
+        for (k, key) in began.enumerated() { if let c = contact(key, at: places[k]) { events.append(.contactBegan(c)) } }
+        for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
         previousStepTouching.removeAll(keepingCapacity: true)
         previousStepTouching.append(contentsOf: world.stepTouchingKeys)
@@ -207,26 +238,52 @@ public final class DynamicAnimator {
 
     /// Whether every step of this frame found the touching keys of the frame before's last step,
     /// in the same order: then the touching set is the same throughout (no event), and
-    /// `previousTouching` stays what it is.
+    /// `previousTouching` stays what it is. Each step is compared on its own count: a frame whose
+    /// steps found nothing after a frame that ended touching has changed (its last contact ended).
     private func touchingUnchanged() -> Bool {
         let all = world.touchingKeys
+        let width = previousStepTouching.count
+        for count in world.touchingStepCounts where count != width { return false }
         return previousStepTouching.withUnsafeBufferPointer { last in
             all.withUnsafeBufferPointer { all in
-                if last.isEmpty { return all.isEmpty }
-                if all.count % last.count != 0 { return false }
-                for start in stride(from: 0, to: all.count, by: last.count) {
-                    for k in 0..<last.count where all[start + k] != last[k] { return false }
+                for start in stride(from: 0, to: all.count, by: max(width, 1)) {
+                    for k in 0..<width where all[start + k] != last[k] { return false }
                 }
                 return true
             }
         }
     }
 
-    private func contact(_ key: UInt64) -> Contact? {
+    /// Where each of the sorted `keys` touches at the frame's last step, from that step's contact
+    /// records (one pass over them, a binary search into `keys` each); nil for keys without one.
+    private func contactPlaces(of keys: [UInt64]) -> [(point: Vector2, normal: Vector2)?] {
+        var places = [(point: Vector2, normal: Vector2)?](repeating: nil, count: keys.count)
+        let contacts = world.contacts
+        for (n, key) in world.contactKeys.enumerated() where n < contacts.count {
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keys[mid] < key { low = mid + 1 } else { high = mid }
+            }
+            guard low < keys.count, keys[low] == key else { continue }
+            let c = contacts[n]
+            let center = world.bodies[c.a].center0
+            var point = center + c.p0.anchorA
+            if c.pointCount > 1 { point = 0.5 * (point + (center + c.p1.anchorA)) }
+            places[low] = (point, c.normal)
+        }
+        return places
+    }
+
+    private func contact(_ key: UInt64, at place: (point: Vector2, normal: Vector2)?) -> Contact? {
         let a = Int(key >> 32), b = Int(key & 0xFFFF_FFFF)
         guard let first = itemByBody[a] else { return nil }
-        if let second = itemByBody[b] { return Contact(item: first, otherItem: second, isBoundary: false, boundaryIdentifier: nil) }
-        return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b])
+        if let second = itemByBody[b] {
+            return Contact(item: first, otherItem: second, isBoundary: false, boundaryIdentifier: nil,
+                           point: place?.point, normal: place?.normal)
+        }
+        return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b],
+                       point: place?.point, normal: place?.normal)
     }
 
     // The set operations below run through pointers (an append per key checks capacity and

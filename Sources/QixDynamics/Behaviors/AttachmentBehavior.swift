@@ -39,7 +39,8 @@ public final class AttachmentBehavior: DynamicBehavior {
     public var frequency = 0.0 { didSet { didChange() } }
     /// Damping ratio; 1 is critical.
     public var damping = 0.0 { didSet { didChange() } }
-    /// Pin only: resistance to turning (torque, UIKit's "no formal units").
+    /// Pin only: resistance to turning, in newton-points (UIKit newtons at 100 points/m: 1 is the
+    /// torque of 100 points/s² on mass 1 at a 1-point lever); UIKit gives "no formal units".
     public var frictionTorque = 0.0 { didSet { didChange() } }
     /// Pin: angle range (radians); sliding: translation range (points, must include 0).
     public var attachmentRange: ClosedRange<Double> = -Double.infinity...Double.infinity { didSet { didChange() } }

@@ -58,13 +58,31 @@ public final class CollisionBehavior: DynamicBehavior {
 
     /// Adds a closed polygon boundary (its edges are two-sided segments).
     public func addBoundary(identifier: String, polygon: [Vector2]) {
-        boundaries.append(Boundary(identifier: identifier, points: polygon, isClosed: true))
+        addBoundary(identifier: identifier, path: polygon, isClosed: true)
+    }
+
+    /// Adds a boundary along a path (UIKit's `addBoundary(withIdentifier:for:)` with a
+    /// `UIBezierPath` of lines): an open polyline, or closed when the last point joins the first.
+    /// Its edges are two-sided segments; edges of zero length are skipped.
+    public func addBoundary(identifier: String, path: [Vector2], isClosed: Bool) {
+        boundaries.append(Boundary(identifier: identifier, points: path, isClosed: isClosed))
         didChange()
+    }
+
+    /// The boundary with that identifier (the first, if several share it).
+    public func boundary(identifier: String) -> Boundary? {
+        boundaries.first { $0.identifier == identifier }
     }
 
     /// Removes the boundary with that identifier.
     public func removeBoundary(identifier: String) {
         boundaries.removeAll { $0.identifier == identifier }
+        didChange()
+    }
+
+    /// Removes every named boundary (the reference-bounds boundary stays as set).
+    public func removeAllBoundaries() {
+        boundaries.removeAll()
         didChange()
     }
 

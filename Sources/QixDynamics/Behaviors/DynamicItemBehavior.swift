@@ -5,7 +5,7 @@
 public final class DynamicItemBehavior: DynamicBehavior {
     /// Items described.
     public private(set) var items: [DynamicItem]
-    /// Restitution, 0 (no bounce) to 1 (elastic); mixed as the larger of two.
+    /// Restitution, 0 (no bounce) to 1 (elastic), values outside clamped to 0...1; mixed as the larger of two.
     public var elasticity: Double? { didSet { didChange() } }
     /// Coulomb friction; mixed as the geometric mean.
     public var friction: Double? { didSet { didChange() } }

@@ -109,6 +109,13 @@ public final class FieldBehavior: DynamicBehavior {
         }
     }
 
+    /// How fast a magnetic field turns the velocity of a body at `p` (rad/s, positive clockwise
+    /// on screen, as the force s · charge · (v.y, −v.x) / mass turns it); 0 outside the region.
+    func magneticTurnRate(at p: Vector2, mass: Double, charge: Double) -> Double {
+        // The force law with v = (0, -1) is (−rate, 0).
+        -acceleration(at: p, velocity: Vector2(0, -1), mass: mass, charge: charge, time: 0).x
+    }
+
     private func noisePoint(_ p: Vector2) -> Vector2 {
         // Smoothness 0 varies every 25 points, 1 every 400 points.
         let wavelength = 25 + 375 * min(max(smoothness, 0), 1)

@@ -33,6 +33,19 @@ public final class DynamicItem {
         }
     }
 
+    /// The axis-aligned box around the collision outline at the current centre and angle (UIKit's
+    /// `frame` of a turned view): exact for circles and polygons, through the ellipse's 24-gon.
+    public var frame: Rect {
+        let q = Rotation(angle: angle)
+        var lo = Vector2(Double.infinity, Double.infinity), hi = Vector2(-Double.infinity, -Double.infinity)
+        for v in geometry.vertices {
+            let p = center + q.rotate(v)
+            lo = Vector2(min(lo.x, p.x - geometry.radius), min(lo.y, p.y - geometry.radius))
+            hi = Vector2(max(hi.x, p.x + geometry.radius), max(hi.y, p.y + geometry.radius))
+        }
+        return Rect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+    }
+
     /// The outline in reference coordinates at the current centre and angle (for drawing).
     public var outline: [Vector2] {
         let q = Rotation(angle: angle)

@@ -104,8 +104,9 @@ struct BroadPhase {
                                 let lower = b.pointee.lower, upper = b.pointee.upper
                                 boxLower[k] = lower
                                 boxUpper[k] = upper
-                                cellLow[k] = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
-                                cellHigh[k] = SIMD2(BroadPhase.cell(upper.x, invCell), BroadPhase.cell(upper.y, invCell))
+                                let low = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
+                                cellLow[k] = low
+                                cellHigh[k] = BroadPhase.cells(above: low, upper, invCell)
                             }
                         }
                     }
@@ -116,12 +117,21 @@ struct BroadPhase {
     }
 
     /// floor(x / cell) clamped to ±1e9: floor(clamp(c)) == clamp(floor(c)) (integer bounds), by
-    /// truncation and a step down (`rounded(.down)` is a libm call on baseline x86-64).
+    /// truncation and a step down (`rounded(.down)` is a libm call on baseline x86-64). A NaN
+    /// goes to -1e9 (`min`/`max` would pass it on to the conversion, which traps on NaN).
     @inline(__always)
     private static func cell(_ x: Double, _ invCell: Double) -> Int32 {
-        let c = max(min(x * invCell, 1e9), -1e9)
+        let scaled = x * invCell
+        let c = scaled >= -1e9 ? (scaled <= 1e9 ? scaled : 1e9) : -1e9
         let t = Int32(c)
         return Double(t) > c ? t - 1 : t
+    }
+
+    /// The cell of `upper`, never below `low`: a box of a NaN body comes out inverted (its
+    /// min/max folds skip the NaNs), and a range from a higher to a lower cell traps.
+    @inline(__always)
+    private static func cells(above low: SIMD2<Int32>, _ upper: Vector2, _ invCell: Double) -> SIMD2<Int32> {
+        SIMD2(Swift.max(low.x, cell(upper.x, invCell)), Swift.max(low.y, cell(upper.y, invCell)))
     }
 
     @inline(__always)
@@ -144,7 +154,7 @@ struct BroadPhase {
             fatLower[k] = lower
             fatUpper[k] = upper
             let lo = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
-            let hi = SIMD2(BroadPhase.cell(upper.x, invCell), BroadPhase.cell(upper.y, invCell))
+            let hi = BroadPhase.cells(above: lo, upper, invCell)
             if (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1) > 16 { return false }
             fatLow[k] = lo
             fatHigh[k] = hi

@@ -7,14 +7,18 @@ public enum DeterministicMath {
     @usableFromInline static let pio2_3 = 2.02226624871116645580e-21
     @usableFromInline static let twoOverPi = 6.36619772367581382433e-01
 
-    /// Sine and cosine of `x` radians (accurate to about 1 ulp for |x| < 1e6).
+    /// Sine and cosine of `x` radians (accurate to about 1 ulp for |x| < 1e6); NaN from 1e15 on
+    /// (where the reduction by π/2 means nothing), for infinities and for NaN. Never traps.
     @inlinable public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
-        if !x.isFinite { return (.nan, .nan) }
+        if !(abs(x) < 1e15) { return (.nan, .nan) }
         let k = (x * twoOverPi).rounded(.toNearestOrEven)
         let r = ((x - k * pio2_1) - k * pio2_2) - k * pio2_3
         let s = kernelSin(r)
         let c = kernelCos(r)
-        let quadrant = Int(k) & 3
+        // k mod 4 from the float itself: `Int(k)` traps once |k| passes 2^63 (an angle of
+        // about 1.4e19), and the remainder is exact for every finite k, so the quadrant of
+        // smaller angles is the one `Int(k) & 3` gave.
+        let quadrant = Int(k.truncatingRemainder(dividingBy: 4)) & 3
         switch quadrant {
         case 0: return (s, c)
         case 1: return (c, -s)

@@ -12,9 +12,14 @@ enum ValueNoise {
         return Double(h >> 11) * (2.0 / 9_007_199_254_740_992.0) - 1
     }
 
+    /// A lattice coordinate clamped to ±1e15; NaN gives 0 (a conversion of NaN traps).
+    static func lattice(_ f: Double) -> Int64 {
+        f >= -1e15 ? (f <= 1e15 ? Int64(f) : Int64(1e15)) : (f.isNaN ? 0 : Int64(-1e15))
+    }
+
     static func sample(_ p: Vector2, _ t: Double, _ salt: UInt64) -> Double {
         let fx = p.x.rounded(.down), fy = p.y.rounded(.down), ft = t.rounded(.down)
-        let ix = Int64(max(min(fx, 1e15), -1e15)), iy = Int64(max(min(fy, 1e15), -1e15)), it = Int64(max(min(ft, 1e15), -1e15))
+        let ix = lattice(fx), iy = lattice(fy), it = lattice(ft)
         let ux = smooth(p.x - fx), uy = smooth(p.y - fy), ut = smooth(t - ft)
         func lerp(_ a: Double, _ b: Double, _ u: Double) -> Double { a + u * (b - a) }
         var corners = 0.0

@@ -26,6 +26,10 @@ public enum PhysicsConstants {
     public static let restitutionThreshold = 100.0
     /// Speed clamp (400 m/s).
     public static let maxLinearSpeed = 40_000.0
+    /// Angular speed clamp, as a rotation per sub-step (Box2D v3's `B2_MAX_ROTATION`): π/4, so
+    /// about 377 rad/s with four sub-steps of a 1/120 s step. Keeps cumulative angles in the range
+    /// where `DeterministicMath.sinCos` is accurate.
+    public static let maxRotation = 0.25 * Double.pi
     /// A body moving farther than this fraction of its inner radius in one step gets continuous collision.
     public static let fastFraction = 0.5
     /// Resting: below this speed (points/s) ...

@@ -173,6 +173,7 @@ final class World {
         let gravity = self.gravity
         let items = itemBodies
         let maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
+        let maxAngularSpeed = PhysicsConstants.maxRotation * invH
         let bodyCount = bodies.count
         bodies.withUnsafeMutableBufferPointer { bp in
             states.withUnsafeMutableBufferPointer { sp in
@@ -194,7 +195,7 @@ final class World {
                         for k in 0..<jp.count { js.prepare(&jp[k]) }
                         prepareMotions(B, h: h, gravity: gravity, items: items)
                         for _ in 0..<substepCount {
-                            integrateVelocities(S, maxSpeedSquared: maxSpeedSquared)
+                            integrateVelocities(S, maxSpeedSquared: maxSpeedSquared, maxAngularSpeed: maxAngularSpeed)
                             if jp.isEmpty {
                                 // Nothing acts between the two: one sweep (same bits).
                                 contactSolver.warmStartAndSolve(S, invH: invH)
@@ -245,14 +246,20 @@ final class World {
         }
     }
 
-    private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double) {
+    private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double, maxAngularSpeed: Double) {
         motions.withUnsafeBufferPointer { mp in
             for m in mp {
                 var s = S[m.body]
                 s.v = m.dv + m.linearDamping * s.v
                 s.w = m.dw + m.angularDamping * s.w
                 if s.v.lengthSquared > maxSpeedSquared {
-                    s.v = PhysicsConstants.maxLinearSpeed * s.v.normalized
+                    // Past 1.3e154 points/s v·v overflows and `normalized` gives zero: the
+                    // direction comes from a copy scaled by 2^-600 then (finite speeds: same bits).
+                    let direction = s.v.lengthSquared.isFinite ? s.v : 0x1p-600 * s.v
+                    s.v = PhysicsConstants.maxLinearSpeed * direction.normalized
+                }
+                if s.w * s.w > maxAngularSpeed * maxAngularSpeed {
+                    s.w = s.w > 0 ? maxAngularSpeed : -maxAngularSpeed
                 }
                 S[m.body] = s
             }

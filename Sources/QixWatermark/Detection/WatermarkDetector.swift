@@ -21,8 +21,8 @@ public final class WatermarkDetector {
     /// about 8 (median 8.0; 5.7 % reach 8.5, 0.07 % reach 9: 457 504 decodes of unmarked eval
     /// excerpts), while the eval's true decodes score 8.6 and up (plain decodes) or 8.1 and up
     /// (list decoding, 1 % under 8.5). At 8.5 a noise codeword that passes the 24-bit check by
-    /// chance is still refused 17 times in 18, and no eval cell loses an excerpt (session 8,
-    /// docs/watermark.md, section 4).
+    /// chance is still refused 17 times in 18, and no eval cell loses an excerpt
+    /// (docs/watermark.md, section 4, "The score gate").
     public static let minimumScore: Float = 8.5
     /// Longest window in frames.
     public static let maximumWindowFrames = 8
@@ -31,7 +31,8 @@ public final class WatermarkDetector {
     let decoders: [FrameDecoder]
     /// Format 1's sync template: format 2's sync correlates with it negatively.
     let correlator: SyncCorrelator
-    private let speeds: [SpeedScale]
+    /// The candidate playback speeds searched (the speed grid, or 1 alone).
+    let speeds: [SpeedScale]
 
     /// Whether playback speeds other than 1 are searched.
     public let searchesSpeed: Bool
@@ -127,180 +128,14 @@ public final class WatermarkDetector {
         return detect(spectra, duration: buffer.duration)
     }
 
-    /// A decoded window and the stretch of the input it covers, in seconds.
-    private struct Found {
-        var start: Double
-        var end: Double
-        var speed: Double
-        var offset: Int
-        var format: WatermarkFormat
-        var payload: WatermarkPayload
-        var score: Float
-    }
-
-    /// Detects IDs in analysed audio of `duration` seconds.
+    /// Detects IDs in analysed audio of `duration` seconds: plan the windows, search
+    /// every speed for sync candidates and expected IDs, decide each window, merge the
+    /// windows of one ID, and locate each stretch at hop resolution.
     public func detect(_ spectra: HopSpectra, duration: Double) -> [WatermarkDetection] {
-        let hops = spectra.firstHop..<spectra.endHop
-        guard hops.count >= 2 * P.hopsPerSlot else { return [] }
-        let thorough = Double(hops.count) * SpectralFrontEnd.hopSeconds <= thoroughSearchSeconds
-        let nominalChunks = max(1, (hops.upperBound + P.hopsPerFrame - 1) / P.hopsPerFrame)
-        let firstChunk = hops.lowerBound / P.hopsPerFrame
-        let windows = Self.windows(chunks: nominalChunks - firstChunk).map {
-            ($0.lowerBound + firstChunk)..<($0.upperBound + firstChunk)
-        }
-        // Grid windows start and end on frame boundaries, so a mark cut by the input's
-        // edge (a spot straddling two recordings) may fill no window; one frame of hops
-        // at either edge, folded on its own, is searched too.
-        let edgeCount = hops.count >= 2 * P.hopsPerFrame * 11 / 10 ? 2 : 0
-        var candidates = [[Candidate]](repeating: [], count: windows.count + edgeCount)
-        // Each expected ID's best score in each window, with its speed and offset.
-        let none = [ExpectedPeak](repeating: (-.infinity, 0, 0), count: expectedChips.count)
-        var known = [[ExpectedPeak]](repeating: none, count: windows.count + edgeCount)
-        var fold = FrameFold(), edgeFold = FrameFold()
-        var folded: [Float] = []
-        let floors = speeds[0].floors(spectra, hops: hops)
-        let spectrumSize = P.bandCount * SyncCorrelator.spectrumSize
-        var prefix: [Float] = []
-        var windowSpectra = [Float](repeating: 0, count: spectrumSize)
-        // Every speed's statistics in one pass over the spectra; each is released once folded.
-        var allStats = SpeedScale.statistics(speeds, of: spectra, hops: hops, floors: floors)
-        for (index, scale) in speeds.enumerated() {
-            let stats = allStats[index]
-            allStats[index] = []
-            fold.fold(stats, firstHop: hops.lowerBound, speed: scale.speed)
-            // Running sums of the chunks' band spectra: any window's spectra is one difference.
-            prefix.removeAll(keepingCapacity: true)
-            prefix.appendZeros((fold.chunkCount + 1) * spectrumSize)
-            fold.values.withUnsafeBufferPointer { values in
-                prefix.withUnsafeMutableBufferPointer { p in
-                    for chunk in 0..<fold.chunkCount {
-                        let source = UnsafeBufferPointer(rebasing: values[(chunk * FrameFold.chunkSize)..<((chunk + 1) * FrameFold.chunkSize)])
-                        let target = UnsafeMutableBufferPointer(rebasing: p[((chunk + 1) * spectrumSize)..<((chunk + 2) * spectrumSize)])
-                        correlator.bandSpectra(source, into: target)
-                        let previous = p.baseAddress! + chunk * spectrumSize
-                        for i in 0..<spectrumSize { target[i] += previous[i] }
-                    }
-                }
-            }
-            for (w, range) in windows.enumerated() {
-                // The last window takes every chunk this speed produced (there may be one
-                // more or one fewer than at speed 1).
-                let upper = min(fold.endChunk, range.upperBound >= nominalChunks ? fold.endChunk : range.upperBound)
-                let lower = max(fold.firstChunk, min(range.lowerBound, upper))
-                guard upper > lower else { continue }
-                let (a, b) = (lower - fold.firstChunk, upper - fold.firstChunk)
-                prefix.withUnsafeBufferPointer { p in
-                    windowSpectra.withUnsafeMutableBufferPointer { out in
-                        // From base pointers, so the differences vectorise.
-                        let end = p.baseAddress! + b * spectrumSize, start = p.baseAddress! + a * spectrumSize
-                        let spectrum = out.baseAddress!
-                        for i in 0..<spectrumSize { spectrum[i] = end[i] - start[i] }
-                    }
-                }
-                var isFolded = false
-                scoreExpected(&known[w], speed: index,
-                              correlate: { pattern in windowSpectra.withUnsafeBufferPointer { pattern.correlate(spectra: $0) } },
-                              window: {
-                                  if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
-                                  return folded
-                              })
-                // One correlation serves both formats (`best(polarity:)` below).
-                guard windowSpectra.withUnsafeBufferPointer({ correlator.correlate(spectra: $0) }).z.isFinite else { continue }
-                if thorough {
-                    if !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
-                    insertRanked(folded, speed: index, into: &candidates[w])
-                    continue
-                }
-                for format in WatermarkFormat.allCases {
-                    let (offset, z) = correlator.best(polarity: format.syncPolarity)
-                    guard candidates[w].count < Self.candidatesPerWindow || z > candidates[w].last!.z else { continue }
-                    // Only candidates at or above decodeZ are ever decoded from their window.
-                    if z >= Self.decodeZ && !isFolded { fold.window(lower..<upper, into: &folded); isFolded = true }
-                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format,
-                                          window: z >= Self.decodeZ ? folded : []),
-                                into: &candidates[w])
-                }
-            }
-            for edge in 0..<edgeCount {
-                let range = Self.edgeHops(edge, of: hops, speed: scale.speed)
-                let window = edgeWindow(stats, statsFirstHop: hops.lowerBound, hops: range, speed: scale.speed,
-                                        fold: &edgeFold)
-                scoreExpected(&known[windows.count + edge], speed: index, correlate: { $0.correlate(window) },
-                              window: { window })
-                guard correlator.correlate(window).z.isFinite else { continue }
-                if thorough {
-                    insertRanked(window, speed: index, into: &candidates[windows.count + edge])
-                    continue
-                }
-                for format in WatermarkFormat.allCases {
-                    let (offset, z) = correlator.best(polarity: format.syncPolarity)
-                    Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format, window: window),
-                                into: &candidates[windows.count + edge])
-                }
-            }
-        }
-        var found: [Found] = []
-        let hopSeconds = SpectralFrontEnd.hopSeconds
-        let chunkHops = Double(P.hopsPerFrame)
-        for w in candidates.indices {
-            // The stretch window w covers at `speed`, in seconds of the input.
-            func span(_ speed: Double) -> (start: Double, end: Double) {
-                if w >= windows.count {
-                    let range = Self.edgeHops(w - windows.count, of: hops, speed: speed)
-                    return (Double(range.lowerBound) * hopSeconds, Double(range.upperBound) * hopSeconds)
-                }
-                let chunks = windows[w]
-                let end = chunks.upperBound >= nominalChunks ? duration : Double(chunks.upperBound) * chunkHops / speed * hopSeconds
-                return (Double(chunks.lowerBound) * chunkHops / speed * hopSeconds, end)
-            }
-            func accept(_ payload: WatermarkPayload, _ score: Float, speed: Double, offset: Int, format: WatermarkFormat) {
-                let (start, end) = span(speed)
-                found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
-                                   format: format, payload: payload, score: score))
-            }
-            let decoded = decodeCandidates(candidates[w], thorough: thorough)
-            // One mark per stretch: the best expected ID, unless the keyed check proved
-            // another one is there (related IDs share part of their pattern).
-            if let (p, best) = known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
-               best.score >= Self.expectedScore,
-               decoded == nil || decoded?.payload.message == expected[p % expected.count] {
-                accept(WatermarkPayload(message: expected[p % expected.count]), best.score, speed: speeds[best.speed].speed,
-                       offset: best.offset, format: expectedFormats[p / expected.count])
-            }
-            if let hit = decoded {
-                accept(hit.payload, hit.score, speed: speeds[hit.speed].speed, offset: hit.offset, format: hit.format)
-                continue
-            }
-            // The coarse grid can be half a step off: refine around promising candidates.
-            refine: for candidate in candidates[w] where searchesSpeed && candidate.z >= Self.refineZ {
-                for step in [-0.5, 0.5] {
-                    let speed = speeds[candidate.speed].speed + step * P.speedStep
-                    let (window, offset) = w >= windows.count
-                        ? refoldEdge(spectra, edge: w - windows.count, hops: hops, speed: speed, floors: floors,
-                                     format: candidate.format)
-                        : refold(spectra, chunks: windows[w], nominalChunks: nominalChunks, speed: speed, floors: floors,
-                                 format: candidate.format)
-                    if let (payload, score) = decode(window, offset: offset, format: candidate.format) {
-                        accept(payload, score, speed: speed, offset: offset, format: candidate.format)
-                        break refine
-                    }
-                }
-            }
-        }
-        var detections = merge(found)
-        // Window edges are a frame apart: refine each stretch at hop resolution.
-        for i in detections.indices {
-            let d = detections[i]
-            guard let offset = d.frameOffset else { continue }
-            let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
-            let chips = decoder(d.format).layout.chips(for: WatermarkPayload(message: d.message), key: key)
-            let located = MarkLocator.locate(spectra, guess: guess, chips: chips, speed: d.speed,
-                                             offset: offset, floors: floors)
-            // Hop m is centred on sample 256 m: the stretch runs half a hop either side.
-            detections[i].start = max(0, (Double(located.lowerBound) - 0.5) * hopSeconds)
-            detections[i].end = min(duration, (Double(located.upperBound) - 0.5) * hopSeconds)
-        }
-        return detections
+        guard let plan = plan(spectra) else { return [] }
+        let search = searchSpeeds(spectra, plan: plan)
+        let found = decideWindows(spectra, plan: plan, search: search, duration: duration)
+        return locate(merge(found), in: spectra, floors: plan.floors, duration: duration)
     }
 
     /// The payload and score of a folded window at a frame offset in `format`, when the

@@ -10,6 +10,9 @@ public struct MaskingLimits: Sendable, Equatable {
     public let excitationChange: Float
     /// Deepest relative change of a tile's bins anywhere (0.5: at least 6 dB under the host).
     public let largestDepth: Float
+    /// How far (dB) the mark's energy in a tile may rise above the host's masked threshold
+    /// there (`MaskedThreshold`); nil leaves the threshold out (the excitation limit alone).
+    public var maskMargin: Float?
 
     /// The tuned default: 1.9 dB, depth 0.5.
     public static let standard = MaskingLimits(uncheckedExcitationChange: 1.9, largestDepth: 0.5)
@@ -28,8 +31,19 @@ public struct MaskingLimits: Sendable, Equatable {
         self.init(uncheckedExcitationChange: excitationChange, largestDepth: largestDepth)
     }
 
-    private init(uncheckedExcitationChange: Float, largestDepth: Float) {
+    private init(uncheckedExcitationChange: Float, largestDepth: Float, maskMargin: Float? = nil) {
         excitationChange = uncheckedExcitationChange
         self.largestDepth = largestDepth
+        self.maskMargin = maskMargin
+    }
+
+    /// The same limits with the mark kept `margin` dB from the masked threshold (nil: off).
+    public func withMaskMargin(_ margin: Float?) throws -> MaskingLimits {
+        if let margin, !(margin.isFinite && margin >= -20 && margin <= 20) {
+            throw WatermarkError("invalid masking limit", parameter: "maskMargin", "must be a number of dB in [-20, 20], got \(margin)")
+        }
+        var limits = self
+        limits.maskMargin = margin
+        return limits
     }
 }

@@ -73,15 +73,21 @@ enum TileMasking {
         var energy = [Float](repeating: 0, count: slots * bands)
         var cap = [Float](repeating: 0, count: slots * bands)
         var halves = [Float](repeating: 0, count: 2 * bands)
+        var masked = [Float](repeating: 0, count: bands), scratch = [Float](repeating: 0, count: 2 * bands)
         slotPower.withUnsafeBufferPointer { all in
             for q in 0..<slots {
                 let slot = UnsafeBufferPointer(rebasing: all[(q * width)..<((q + 1) * width)])
+                if let margin = limits.maskMargin {
+                    MaskedThreshold.depths(slot, margin: margin, scratch: &scratch, into: &masked)
+                }
                 for b in 0..<bands {
                     let first = bandStart(b)
                     var total: Float = 0
                     for k in first..<(first + 2 * P.binsPerHalfBand) { total += slot[k] }
                     energy[q * bands + b] = total
-                    if total > 0 { cap[q * bands + b] = Self.cap(slot, band: b, halves: &halves, limits: limits) }
+                    guard total > 0 else { continue }
+                    let excitationCap = Self.cap(slot, band: b, halves: &halves, limits: limits)
+                    cap[q * bands + b] = limits.maskMargin == nil ? excitationCap : min(excitationCap, masked[b])
                 }
             }
         }

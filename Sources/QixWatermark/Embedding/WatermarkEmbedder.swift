@@ -14,10 +14,12 @@ public struct WatermarkEmbedder: Sendable {
     public let key: WatermarkKey
     /// The ID to hide.
     public let payload: WatermarkPayload
-    /// Scale of the watermark relative to the tuned default (1): the SNR budget moves by
+    /// Scale of the watermark relative to its profile's level (1): the SNR budget moves by
     /// 20 log10(strength) dB and every tile's masking cap by the same factor (up to a depth
     /// of 0.9), so hosts whose caps bind follow it too.
     public let strength: Double
+    /// What the mark is tuned for (transparent `broadcast`, or louder `venue`).
+    public let profile: WatermarkProfile
     /// The chip of every tile of a frame, for this key and ID.
     let chips: [Float]
     /// The format the mark is written in.
@@ -28,7 +30,7 @@ public struct WatermarkEmbedder: Sendable {
     /// Prepares an embedder; `strength` must be in (0, 5]. `format` is the current one
     /// unless older detectors must read the mark (format 1 reads with every release);
     /// `masking` other than `.standard` is for robustness experiments and listening tests.
-    public init(key: WatermarkKey, payload: WatermarkPayload, strength: Double = 1,
+    public init(key: WatermarkKey, payload: WatermarkPayload, strength: Double = 1, profile: WatermarkProfile = .broadcast,
                 format: WatermarkFormat = .current, masking: MaskingLimits = .standard) throws {
         guard strength.isFinite, strength > 0, strength <= 5 else {
             throw WatermarkError("invalid strength", parameter: "strength", "must be a number in (0, 5], got \(strength)")
@@ -36,6 +38,7 @@ public struct WatermarkEmbedder: Sendable {
         self.key = key
         self.payload = payload
         self.strength = strength
+        self.profile = profile
         self.format = format
         self.masking = masking
         chips = WatermarkLayout(key: key, format: format).chips(for: payload, key: key)
@@ -44,8 +47,11 @@ public struct WatermarkEmbedder: Sendable {
     /// The lowest host sample rate that can carry the 0.5-6 kHz band.
     public static let minimumSampleRate = 12_000
 
-    /// Host-to-watermark energy ratio aimed at, dB: the tuned default shifted by the strength.
-    var targetSNR: Double { P.targetSNR - 20 * log10(strength) }
+    /// The mark's amplitude relative to the tuned limits: the profile's level times the strength.
+    var scale: Double { strength * profile.level }
+
+    /// Host-to-watermark energy ratio aimed at, dB: the tuned budget shifted by the scale.
+    var targetSNR: Double { P.targetSNR - 20 * log10(scale) }
 
     /// Returns `buffer` with the watermark added to every channel.
     public func embed(_ buffer: AudioBuffer) throws -> AudioBuffer {
@@ -60,8 +66,11 @@ public struct WatermarkEmbedder: Sendable {
     public func embed(into buffer: inout AudioBuffer) throws {
         let stream = try StreamingEmbedder(embedder: self, sampleRate: buffer.sampleRate, channels: buffer.channels)
         var bad = 0
-        for value in buffer.samples where !value.isFinite { bad += 1 }
-        try StreamingEmbedder.check(frames: buffer.frameCount, sampleRate: buffer.sampleRate, nonFinite: bad)
+        var peak: Float = 0
+        for value in buffer.samples {
+            if value.isFinite { peak = max(peak, abs(value)) } else { bad += 1 }
+        }
+        try StreamingEmbedder.check(frames: buffer.frameCount, sampleRate: buffer.sampleRate, nonFinite: bad, peak: peak)
         let block = 65_536 * buffer.channels
         try buffer.samples.withUnsafeMutableBufferPointer { all in
             // Marked frames come back in order and never ahead of what was fed, so they

@@ -49,7 +49,7 @@ public final class StreamingEmbedder {
 
     private let chips: [Float]
     private let targetSNR: Double
-    /// Factor on every tile's masking cap: the embedder's strength.
+    /// Factor on every tile's masking cap: the embedder's scale (profile level times strength).
     private let capScale: Float
     /// The masking model's limits: the embedder's.
     private let masking: MaskingLimits
@@ -82,7 +82,7 @@ public final class StreamingEmbedder {
         self.channels = channels
         chips = embedder.chips
         targetSNR = embedder.targetSNR
-        capScale = Float(embedder.strength)
+        capScale = Float(embedder.scale)
         masking = embedder.masking
         // From a higher rate, both ways may use cheaper filters than listening needs: the plan
         // reads the band to 6 kHz (down: the detector's decimator, flat to 6.3 kHz), the delta
@@ -129,7 +129,8 @@ public final class StreamingEmbedder {
     public func finish(output: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         precondition(!finished, "embedder stream already finished")
         finished = true
-        try Self.check(frames: Int(framesRead), sampleRate: sampleRate, nonFinite: Int(levels.nonFiniteCount))
+        try Self.check(frames: Int(framesRead), sampleRate: sampleRate, nonFinite: Int(levels.nonFiniteCount),
+                       peak: levels.peak)
         if let down {
             converted.removeAll(keepingCapacity: true)
             down.flush(into: &converted)
@@ -150,7 +151,12 @@ public final class StreamingEmbedder {
     }
 
     /// Refuses input the watermark cannot be put into.
-    static func check(frames: Int, sampleRate: Int, nonFinite: Int) throws {
+    /// The loudest float input a mark is made for: 60 dB over full scale. Beyond it the
+    /// masking model's energies leave Float's range (a peak near 1e19 squares past 3.4e38)
+    /// and the mark would be NaN, so such audio is refused rather than "marked".
+    static let peakLimit: Float = 1000
+
+    static func check(frames: Int, sampleRate: Int, nonFinite: Int, peak: Float) throws {
         let slotSeconds = Double(samplesPerSlot) / Double(P.sampleRate)
         let duration = Double(frames) / Double(sampleRate)
         guard duration >= slotSeconds else {
@@ -159,6 +165,11 @@ public final class StreamingEmbedder {
         }
         guard nonFinite == 0 else {
             throw WatermarkError("cannot embed", "audio", "\(nonFinite) samples are NaN or infinite")
+        }
+        guard peak <= peakLimit else {
+            let level = String(format: "%+.0f", 20 * log10(Double(peak)))
+            throw WatermarkError("cannot embed", "audio",
+                                 "samples reach \(peak) (\(level) dBFS), more than 60 dB over full scale; normalise the audio first")
         }
     }
 

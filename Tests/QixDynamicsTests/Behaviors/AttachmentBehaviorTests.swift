@@ -122,4 +122,19 @@ import Testing
         #expect(abs(a.center.x - a.center.y) < 0.5)
         #expect(abs(a.angle) < 1e-3)
     }
+
+    @Test func pinFrictionTorqueIsInNewtonPoints() {
+        // A 100x100 item of mass 1 (inertia 1 666.7 mass·points²) spinning at 1 rad/s on a pin at its
+        // centre: 10 newton-points = 1 000 mass·points²/s² slow it by 0.6 rad/s².
+        let a = Harness.box("a", at: Vector2(0, 0))
+        a.angularVelocity = 1
+        let animator = DynamicAnimator()
+        let pin = AttachmentBehavior.pinAttachment(with: a, attachmentAnchor: Vector2(0, 0))
+        pin.frictionTorque = 10
+        animator.addBehavior(Harness.undamped([a]))
+        animator.addBehavior(pin)
+        Harness.run(animator, frames: 60)
+        #expect(abs(a.angularVelocity - 0.4) < 0.01, "angular velocity \(a.angularVelocity)")
+    }
 }
+

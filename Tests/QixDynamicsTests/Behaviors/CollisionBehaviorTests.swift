@@ -128,4 +128,38 @@ import Testing
         #expect(names.first == "floor")
         #expect(abs(a.center.y - 150) < 0.5)
     }
+
+    /// A 40x40 box dropped at (100, 100) over a cup: a path from (0, 200) down to (0, 300), along
+    /// its floor to (200, 300) and up to (200, 200); where it rests after 2 s.
+    private func restingHeight(closed: Bool?, removeAll: Bool = false) -> Double {
+        let box = Harness.box("box", at: Vector2(100, 100), size: Vector2(40, 40))
+        let animator = DynamicAnimator()
+        let collision = CollisionBehavior(items: [box])
+        let path = [Vector2(0, 200), Vector2(0, 300), Vector2(200, 300), Vector2(200, 200)]
+        if let closed { collision.addBoundary(identifier: "path", path: path, isClosed: closed) }
+        collision.addBoundary(identifier: "other", from: Vector2(-500, 600), to: Vector2(500, 600))
+        if removeAll { collision.removeAllBoundaries() }
+        animator.addBehavior(collision)
+        animator.addBehavior(GravityBehavior(items: [box]))
+        Harness.run(animator, frames: 120)
+        return box.center.y
+    }
+
+    @Test func anOpenPathHasNoClosingEdge() {
+        // Closed, the edge from (200, 200) back to (0, 200) is a lid the box lands on.
+        #expect(abs(restingHeight(closed: true) - 180) < 1)
+        // Open, the box falls into the cup, onto its floor at y = 300.
+        #expect(abs(restingHeight(closed: false) - 280) < 1)
+    }
+
+    @Test func removeAllBoundariesLeavesNothingToLandOn() {
+        let collision = CollisionBehavior(items: [])
+        collision.addBoundary(identifier: "a", from: .zero, to: Vector2(1, 0))
+        collision.addBoundary(identifier: "b", path: [.zero, Vector2(0, 1), Vector2(1, 1)], isClosed: false)
+        #expect(collision.boundary(identifier: "b")?.isClosed == false)
+        collision.removeAllBoundaries()
+        #expect(collision.boundaryIdentifiers.isEmpty && collision.boundary(identifier: "a") == nil)
+        #expect(restingHeight(closed: false, removeAll: true) > 600)
+    }
 }
+

@@ -77,10 +77,10 @@ struct BandCutoffTests {
         }
     }
 
-    /// A marked spot heard through a 3 kHz low-pass (a narrow-band phone or headset path)
+    /// A venue-level spot heard through a 3 kHz low-pass (a narrow-band phone or headset path)
     /// still gives its ID from 3 s: with the dead bands weighed in, most of these fail.
     @Test func decodesShortClipsThroughALowPass() throws {
-        let marked = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message))
+        let marked = try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message), profile: .venue)
             .embed(TestSignals.corpus("a05", seconds: 15))
         let filtered = lowPassed(marked, below: 3000)
         let detector = WatermarkDetector(key: key)

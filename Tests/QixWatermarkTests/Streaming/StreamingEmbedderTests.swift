@@ -49,7 +49,7 @@ struct StreamingEmbedderTests {
         let host = try Resampler.resample(TestSignals.corpus("a04", seconds: 6), to: 16_000).mixedToMono()
         let embedder = try WatermarkEmbedder(key: key, payload: payload)
         let marked = try Self.streamed(embedder, host, blockFrames: 1_000)
-        let gains = try TileDepths.depths(host: host.samples, targetSNR: embedder.targetSNR) {
+        let gains = try TileDepths.depths(host: host.samples, targetSNR: embedder.targetSNR, capScale: Float(embedder.scale)) {
             DeltaSynthesizer(chips: embedder.chips, gains: $0).delta(for: host.samples)
         }
         let delta = DeltaSynthesizer(chips: embedder.chips, gains: gains).delta(for: host.samples)
@@ -79,8 +79,9 @@ struct StreamingEmbedderTests {
         let boundary = Int(Double(StreamingEmbedder.segmentFrames) * 3.072 * 44_100) * 2
         let first = Self.snr(host.samples, marked.samples, 0..<boundary)
         let second = Self.snr(host.samples, marked.samples, boundary..<host.samples.count)
-        #expect(first >= 20 && first < 21, "first segment SNR \(first) dB")
-        #expect(second >= 20 && second < 21, "second segment SNR \(second) dB")
+        // The target (24.6 dB for the default profile), or up to a dB above where caps bind.
+        #expect(first >= embedder.targetSNR - 0.2 && first < embedder.targetSNR + 0.8, "first segment SNR \(first) dB")
+        #expect(second >= embedder.targetSNR - 0.2 && second < embedder.targetSNR + 0.8, "second segment SNR \(second) dB")
         // 5 s around the segment boundary, at an offset off the frame grid.
         let excerpt = marked.slice(frames: (27 * 44_100 + 1_234)..<(32 * 44_100 + 1_234))
         let found = try WatermarkDetector(key: key).detect(excerpt)
@@ -90,8 +91,8 @@ struct StreamingEmbedderTests {
     /// The report's SNR is the one measured between the output and the input.
     @Test func reportsTheWatermarkItAdded() throws {
         let host = try TestSignals.corpus("a01", seconds: 8)
-        let stream = try StreamingEmbedder(embedder: try WatermarkEmbedder(key: key, payload: payload),
-                                           sampleRate: host.sampleRate, channels: host.channels)
+        let embedder = try WatermarkEmbedder(key: key, payload: payload)
+        let stream = try StreamingEmbedder(embedder: embedder, sampleRate: host.sampleRate, channels: host.channels)
         var out: [Float] = []
         try host.samples.withUnsafeBufferPointer { try stream.feed($0) { out.append(contentsOf: $0) } }
         try stream.finish { out.append(contentsOf: $0) }
@@ -100,7 +101,8 @@ struct StreamingEmbedderTests {
         let measured = Self.snr(host.samples, out, 0..<host.samples.count)
         let reported = try #require(report.watermarkSNR)
         #expect(abs(reported - measured) < 0.01, "reported \(reported) dB, measured \(measured) dB")
-        #expect(abs(reported - WatermarkParameters.targetSNR) < 0.3)
+        #expect(abs(reported - embedder.targetSNR) < 0.3)
+        #expect(abs(embedder.targetSNR - (WatermarkParameters.targetSNR - 20 * log10(0.6))) < 0.01, "the broadcast profile sits 4.4 dB under venue")
     }
 
     @Test func blockSizeDoesNotMatter() throws {

@@ -1,0 +1,5 @@
+import ArgumentParser
+import QixWatermark
+
+/// `--profile broadcast|venue` on `qix embed` and `qix eval`.
+extension WatermarkProfile: ExpressibleByArgument {}

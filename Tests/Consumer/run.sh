@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds and runs the README's two library examples from a separate package that depends on this
+# one by path, as a user of QixKit would: one executable for the watermark example, one for the
+# dynamics example, so each must link on its own (a missing system library shows up as an
+# undefined symbol here, not in this package's own build, where the test targets pull it in).
+#
+#   Tests/Consumer/run.sh            (exit 0 when both examples build, run and print what the README says)
+#
+# Needs what `bash .ci/install-deps` installs. Prints the time each phase took.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+start=$(date +%s)
+
+mkdir -p "$WORK/Sources/watermark-example" "$WORK/Sources/dynamics-example"
+cat >"$WORK/Package.swift" <<SWIFT
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "QixKitConsumer",
+    dependencies: [.package(path: "$ROOT")],
+    targets: [
+        .executableTarget(name: "watermark-example", dependencies: [
+            .product(name: "QixAudio", package: "$(basename "$ROOT")"),
+            .product(name: "QixWatermark", package: "$(basename "$ROOT")"),
+        ]),
+        .executableTarget(name: "dynamics-example", dependencies: [
+            .product(name: "QixDynamics", package: "$(basename "$ROOT")"),
+        ]),
+    ]
+)
+SWIFT
+
+# README: "Mark a spot and read it back".
+cat >"$WORK/Sources/watermark-example/main.swift" <<'SWIFT'
+import QixAudio
+import QixWatermark
+
+let key = try WatermarkKey(hex: "00112233445566778899aabbccddeeff")
+let spot = try AudioFileReader.readAll(path: "spot.flac")
+let marked = try WatermarkEmbedder(key: key, payload: WatermarkPayload(hex: "0a1b2c3d")).embed(spot)
+try AudioFileWriter.write(marked, to: "spot-marked.flac")
+for detection in try WatermarkDetector(key: key).detect(AudioFileReader.readAll(path: "spot-marked.flac")) {
+    print(detection.hex, detection.start, detection.end, detection.score)
+}
+SWIFT
+
+# README: "Drop a card onto the bottom of the screen".
+cat >"$WORK/Sources/dynamics-example/main.swift" <<'SWIFT'
+import QixDynamics
+
+let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 390, height: 844))
+let card = try DynamicItem(identifier: "card", center: Vector2(195, 100), size: Vector2(300, 200))
+let collision = CollisionBehavior(items: [card])
+collision.translatesReferenceBoundsIntoBoundary = true
+animator.addBehavior(GravityBehavior(items: [card]))
+animator.addBehavior(collision)
+for _ in 0..<300 { _ = animator.advance(by: 1.0 / 60) }   // events: contacts, paused, resumed
+print(card.center)   // about (205, 744): resting on the bottom edge
+SWIFT
+
+cd "$WORK"
+cp "$ROOT/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac" spot.flac
+swift build 2>&1 | tail -n 3
+built=$(date +%s)
+echo "consumer: built in $((built - start)) s"
+
+dynamics=$(.build/debug/dynamics-example)
+echo "dynamics-example: $dynamics"
+# The card rests on the bottom edge: its centre 100 points above it (y = 744).
+case "$dynamics" in
+    "("*", 744."*")" | "("*", 743.9"*")") ;;
+    *) echo "consumer: the dynamics example did not print a centre at y = 744" >&2; exit 1 ;;
+esac
+watermark=$(.build/debug/watermark-example)
+echo "watermark-example: $watermark"
+case "$watermark" in
+    0a1b2c3d*) ;;
+    *) echo "consumer: the watermark example did not find 0a1b2c3d" >&2; exit 1 ;;
+esac
+echo "consumer: ok in $(( $(date +%s) - start )) s (build $((built - start)) s, runs $(( $(date +%s) - built )) s)"
