@@ -39,6 +39,8 @@ struct DetectCommandFormatsTests {
         let path = "\(dir)/campaign.key"
         if !FileManager.default.fileExists(atPath: path) {
             try "8c1f0e2d3b4a59687766554433221100\n".write(toFile: path, atomically: true, encoding: .utf8)
+            // Owner-only, as qix keygen writes keys (qix warns about keys others can read).
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         }
         return path
     }

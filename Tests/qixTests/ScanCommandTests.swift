@@ -159,6 +159,8 @@ struct ScanCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let key = "\(dir)/campaign.key", archive = "\(dir)/archive"
         try "8c1f0e2d3b4a59687766554433221100\n".write(toFile: key, atomically: true, encoding: .utf8)
+        // Owner-only, as qix keygen writes keys (qix warns about keys others can read).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
         try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
         let clip = "\(QixProcess.repository)/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac"
         try FFmpegTool.run(["-i", clip, "-t", "10", "-ar", "48000", "\(dir)/host.wav"])
