@@ -38,6 +38,13 @@ let package = Package(
             name: "CFLAC", pkgConfig: "flac",
             providers: [.apt(["libflac-dev"]), .brew(["flac"])]),
 
+        // FFmpeg's libraries, for what libsndfile does not read: AAC (ADTS, MP4/M4A), MPEG-TS,
+        // AC-3 and the audio of video files; libswresample only converts sample formats.
+        .systemLibrary(
+            name: "CAVFormat", pkgConfig: "libavformat libavcodec libswresample libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"]),
+                        .brew(["ffmpeg"])]),
+
         // The analysis decimator's filter loop in C, built for baseline x86-64 and for AVX2
         // from one source (function attributes, no target flags), chosen at run time.
         .target(name: "CFilterKernel"),
@@ -47,8 +54,8 @@ let package = Package(
         // Signal processing on samples in memory: buffers, FFTs, resampling, mixing, levels,
         // and the error every library throws. Knows no files.
         .target(name: "QixDSP", dependencies: ["CFFTW", "CSoxr", "CFilterKernel"]),
-        // Audio files and streams: reading every format, writing atomically, raw PCM.
-        .target(name: "QixAudio", dependencies: ["QixDSP", "CSndFile", "CFLAC", "CFLACFrame"]),
+        // Audio files and streams: reading every format (libsndfile, libFLAC, FFmpeg's libraries), writing atomically, raw PCM.
+        .target(name: "QixAudio", dependencies: ["QixDSP", "CSndFile", "CFLAC", "CFLACFrame", "CAVFormat"]),
         // The codec works on samples (QixDSP) and knows no files.
         .target(
             name: "QixWatermark",
@@ -94,7 +101,7 @@ let package = Package(
         .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixScenes", "QixDynamics"]),
         // docs/architecture.md's rules, checked against Package.swift and every import.
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan"]),
+        .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan", "QixTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,9 +4,11 @@ import CSndFile
 public struct AudioFileInfo: Sendable, Equatable {
     /// The path the file was opened with (`-` for standard input).
     public var path: String
-    /// The container, in libsndfile's words ("WAV", "FLAC", "OGG", "MPEG", ...).
+    /// The container, in libsndfile's words ("WAV", "FLAC", "OGG", "MPEG", ...), or for inputs
+    /// FFmpeg's libraries read "MP4", "ADTS", "MPEGTS", "AC3", "MATROSKA", ...
     public var container: String
-    /// The sample coding ("PCM_16", "PCM_24", "FLOAT", "VORBIS", "OPUS", "MP3", ...).
+    /// The sample coding ("PCM_16", "PCM_24", "FLOAT", "VORBIS", "OPUS", "MP3", ...; "AAC_LC",
+    /// "AAC_HE", "AC3", "MP2", ... for inputs FFmpeg's libraries read).
     public var encoding: String
     /// Frames per second.
     public var sampleRate: Int
@@ -14,9 +16,25 @@ public struct AudioFileInfo: Sendable, Equatable {
     public var channels: Int
     /// Length in frames.
     public var frames: Int64
+    /// The index of the stream read among the container's streams (0 for single-stream files).
+    public var stream: Int = 0
+    /// How many streams the container holds (video, subtitles and other audio included).
+    public var streams: Int = 1
 
     /// Length in seconds.
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+
+    /// Bytes per stored sample of uncompressed PCM and float codings; nil for compressed ones.
+    public var bytesPerSample: Int? {
+        switch encoding {
+        case "PCM_S8", "PCM_U8", "ULAW", "ALAW": return 1
+        case "PCM_16": return 2
+        case "PCM_24": return 3
+        case "PCM_32", "FLOAT": return 4
+        case "DOUBLE": return 8
+        default: return nil
+        }
+    }
 
     /// True when samples are stored as floating point (and so may exceed full scale).
     public var isFloat: Bool { encoding == "FLOAT" || encoding == "DOUBLE" }

@@ -5,37 +5,61 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads any audio file libsndfile understands (WAV, FLAC, Ogg/Vorbis, Opus, MP3, AIFF,
-/// ...) as interleaved `Float` samples, block by block, so that a file of any length is
-/// read in bounded memory.
+/// Reads audio files as interleaved `Float` samples, block by block, so that a file of any
+/// length is read in bounded memory: everything libsndfile understands (WAV, FLAC, Ogg
+/// Vorbis/Opus, MP3, AIFF, ...), and through FFmpeg's libraries what it does not (AAC in
+/// ADTS, MP4/M4A and MPEG-TS, AC-3, MP2 in TS, the first audio track of video files). Which
+/// library reads a file is decided from its bytes, never its name.
 ///
 /// `-`, FIFOs and other non-regular files are first spooled to an anonymous temporary
-/// file, so that every container can be read from a pipe.
+/// file, so that every container can be read from a pipe. A damaged input (cut short, or
+/// with undecodable packets) is read up to where it breaks, and `damage` says what was lost.
 public final class AudioFileReader {
-    /// Why a file in another format is refused, with the way round it: broadcast archives
-    /// often hold AAC (.m4a, .ts, .mp4), which libsndfile does not decode.
-    static let unrecognisedFormat = "not an audio file libsndfile can read (WAV, AIFF, FLAC, Ogg Vorbis/Opus, MP3 and more; not AAC or video containers): convert it first, e.g. ffmpeg -i IN OUT.flac"
+    /// Why a file in another format is refused, with the way round it.
+    static let unrecognisedFormat = "not an audio file QixKit can read (neither libsndfile nor FFmpeg's libraries recognise its content): convert it first, e.g. ffmpeg -i IN OUT.flac"
 
     /// What the file holds.
     public let info: AudioFileInfo
     /// Frames delivered so far.
     public private(set) var framesRead: Int64 = 0
+    /// What a damaged input lost, known once the reader has reached where it breaks: a
+    /// front end reports it once, as a warning. nil for an intact input.
+    public var damage: AudioDamage? { libav?.damage ?? headerDamage ?? shortfall }
+    /// Everything to tell the user about a damaged input, as one warning line
+    /// (`<path>: ...`): what `damage` lost, and what the decoder said about damage it met
+    /// on the way (`decoderMessages`). Known once the reader has reached the end; nil for
+    /// an intact input.
+    public var damageReport: String? {
+        let decoder = LibraryMessages.summary(decoderMessages)
+        if let damage {
+            return damage.description + (decoder.map { "; the decoder met damaged audio: \($0)" } ?? "")
+        }
+        return decoder.map { "\(info.path): the decoder met damaged audio: \($0); what it gave there may be wrong" }
+    }
 
-    private let handle: OpaquePointer
+    /// libsndfile's handle; nil when FFmpeg's libraries read the input.
+    private let handle: OpaquePointer?
+    /// AAC, MPEG-TS, MP4, AC-3 and what else libsndfile does not read.
+    private let libav: LibavDecoder?
     /// FLAC files are decoded by libFLAC directly (faster than through libsndfile);
     /// libsndfile still reads the header and serves every other container.
     private let flac: FLACDecoder?
     /// Containers whose frame count comes from the header of uncompressed data, where a
     /// short read means the file was cut.
     private let checksLength: Bool
+    /// A WAV/AIFF header that declared more audio than the file holds.
+    private let headerDamage: AudioDamage?
+    /// Audio that ended before the length the file declared (a cut WAV, an MP3's Xing count).
+    private var shortfall: AudioDamage?
     /// What the decoder said about damage it met so far (libmpg123's messages on a damaged
     /// MP3, at most 100), which a front end reports in one warning; empty for a clean file.
+    /// A cut is not among them: `damage` names what it lost.
     public private(set) var decoderMessages: [String] = []
 
     /// Opens `path` (`-` for standard input) for reading.
     ///
     /// Throws an `AudioError` naming the path for a missing file, a directory, an empty
-    /// file, an unrecognised or truncated file.
+    /// file, or content no decoder recognises.
     public convenience init(path: String) throws {
         try self.init(path: path, decodesFLACDirectly: true)
     }
@@ -43,58 +67,65 @@ public final class AudioFileReader {
     /// Opens `path`; with `decodesFLACDirectly` false, FLAC goes through libsndfile too
     /// (the reference the direct decoder is tested against).
     init(path: String, decodesFLACDirectly: Bool) throws {
+        let input = try Self.openInput(path)
+        let prefix = Self.prefix(of: input.fd)
         var sfInfo = SF_INFO()
-        let opened: OpaquePointer?
-        // What libmpg123 prints on stderr while libsndfile opens an MP3, for the error line.
-        var openMessages: [String] = []
-        var regularFile = false
-        if path == "-" {
-            let (fd, bytes) = try InputSpool.spool(from: STDIN_FILENO, subject: "stdin")
-            guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", "stdin", "input is empty") }
-            (opened, openMessages) = LibraryMessages.capture { sf_open_fd(fd, Int32(SFM_READ), &sfInfo, 1) }
+        var opened: OpaquePointer?
+        var decoder: LibavDecoder?
+        if AudioContentSniffer.readsWithLibav(prefix) {
+            decoder = try LibavDecoder(fd: input.fd, path: path)
         } else {
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                throw AudioError("cannot read audio", path, errno == ENOENT ? "no such file" : errnoText())
+            let openWithSndfile = {
+                input.regularFile ? sf_open(path, Int32(SFM_READ), &sfInfo) : sf_open_fd(dup(input.fd), Int32(SFM_READ), &sfInfo, 1)
             }
-            let kind = status.st_mode & S_IFMT
-            if kind == S_IFDIR { throw AudioError("cannot read audio", path, "is a directory") }
-            if kind == S_IFREG {
-                guard status.st_size > 0 else { throw AudioError("cannot read audio", path, "file is empty") }
-                guard access(path, R_OK) == 0 else { throw AudioError("cannot read audio", path, errnoText()) }
-                (opened, openMessages) = LibraryMessages.capture { sf_open(path, Int32(SFM_READ), &sfInfo) }
-                regularFile = true
+            // What libmpg123 prints on stderr while libsndfile opens an MP3 is caught, for
+            // the error line or the one warning.
+            let (sndfile, openMessages) = LibraryMessages.capture(openWithSndfile)
+            opened = sndfile
+            if opened == nil {
+                let reason = String(cString: sf_strerror(nil))
+                guard reason.hasPrefix("Format not recognised") else {
+                    close(input.fd)
+                    throw AudioError("cannot read audio", path, Self.openFailure(reason, messages: openMessages))
+                }
+                // Content libsndfile does not know: FFmpeg's probing has the last word.
+                decoder = try Self.probeWithLibav(fd: input.fd, path: path)
             } else {
-                let source = open(path, O_RDONLY)
-                guard source >= 0 else { throw AudioError("cannot read audio", path, errnoText()) }
-                defer { close(source) }
-                let (fd, bytes) = try InputSpool.spool(from: source, subject: path)
-                guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", path, "input is empty") }
-                (opened, openMessages) = LibraryMessages.capture { sf_open_fd(fd, Int32(SFM_READ), &sfInfo, 1) }
+                close(input.fd)
+                // libmpg123's note that a cut MP3 is shorter than its Xing header says: the
+                // cut is reported once, by `damage`, with the span it lost.
+                decoderMessages = openMessages.filter { !$0.hasPrefix("Xing stream size off") }
             }
         }
-        guard let handle = opened else {
-            throw AudioError("cannot read audio", path, Self.openFailure(String(cString: sf_strerror(nil)), messages: openMessages))
+        if let decoder {
+            libav = decoder
+            info = decoder.info
+            handle = nil
+            flac = nil
+            checksLength = false
+            headerDamage = nil
+            return
         }
-        decoderMessages = openMessages
-        let info = AudioFileInfo(path: path, sfInfo: sfInfo)
+        guard let handle = opened else { throw AudioError("cannot read audio", path, Self.unrecognisedFormat) }
+        var info = AudioFileInfo(path: path, sfInfo: sfInfo)
+        // A FLAC stream written to a pipe has no length in its header: libsndfile says "the
+        // most there can be", which is no length either.
+        if info.frames == Int64.max { info.frames = 0 }
         guard info.channels > 0, info.sampleRate > 0 else {
             sf_close(handle)
             throw AudioError("cannot read audio", path, "header declares \(info.channels) channels at \(info.sampleRate) Hz")
         }
-        if let note = Self.truncationNote(handle) {
-            sf_close(handle)
-            throw AudioError("cannot read audio", path, "truncated file: \(note)")
-        }
         self.handle = handle
         self.info = info
+        libav = nil
+        headerDamage = Self.headerDamage(handle, info: info)
         self.checksLength = ["WAV", "WAVEX", "RF64", "W64", "AIFF", "AU", "CAF", "FLAC"].contains(info.container)
-        flac = decodesFLACDirectly && regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels) : nil
+        flac = decodesFLACDirectly && input.regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels) : nil
         // Integer files read as floats in [-1, 1); float files keep their values.
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
     }
 
-    deinit { sf_close(handle) }
+    deinit { if let handle { sf_close(handle) } }
 
     /// Why libsndfile could not open a file that exists. Its "File does not exist or is not
     /// a regular file" also stands for an MP3 in which libmpg123 found no frame: then the
@@ -108,17 +139,67 @@ public final class AudioFileReader {
         return reason + (decoder.map { " (\($0))" } ?? "")
     }
 
-    /// libsndfile keeps going on a cut WAV/AIFF by shortening its length, and notes the
-    /// declared size in its log as "data : N (should be M)"; that is the only trace.
-    private static func truncationNote(_ handle: OpaquePointer) -> String? {
+    /// A descriptor on the input: the file itself, or for stdin, FIFOs and other
+    /// non-regular files, a spooled copy (decoders seek).
+    private static func openInput(_ path: String) throws -> (fd: Int32, regularFile: Bool) {
+        if path == "-" {
+            let (fd, bytes) = try InputSpool.spool(from: STDIN_FILENO, subject: "stdin")
+            guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", "stdin", "input is empty") }
+            return (fd, false)
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw AudioError("cannot read audio", path, errno == ENOENT ? "no such file" : errnoText())
+        }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFDIR { throw AudioError("cannot read audio", path, "is a directory") }
+        if kind == S_IFREG {
+            guard status.st_size > 0 else { throw AudioError("cannot read audio", path, "file is empty") }
+        }
+        let source = open(path, O_RDONLY)
+        guard source >= 0 else { throw AudioError("cannot read audio", path, errnoText()) }
+        if kind == S_IFREG { return (source, true) }
+        defer { close(source) }
+        let (fd, bytes) = try InputSpool.spool(from: source, subject: path)
+        guard bytes > 0 else { close(fd); throw AudioError("cannot read audio", path, "input is empty") }
+        return (fd, false)
+    }
+
+    /// The first bytes of the input, for the content sniffer (the offset is left alone).
+    private static func prefix(of fd: Int32) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: AudioContentSniffer.prefixLength)
+        let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        return Array(bytes.prefix(max(0, got)))
+    }
+
+    /// FFmpeg's libraries on content libsndfile did not recognise; their own refusal
+    /// becomes the usual "not an audio file" error.
+    private static func probeWithLibav(fd: Int32, path: String) throws -> LibavDecoder {
+        do {
+            return try LibavDecoder(fd: fd, path: path)
+        } catch let error as AudioError where error.reason.hasPrefix(LibavDecoder.unopenable) || error.reason.hasPrefix("no audio stream") {
+            throw AudioError("cannot read audio", path, unrecognisedFormat)
+        }
+    }
+
+    /// libsndfile reads a WAV/AIFF whose header declares more audio than the file holds,
+    /// noting "data : N (should be M)" in its log, the only trace. The placeholder lengths
+    /// of headers written to a pipe (0, 0xFFFFFFFF, as `ffmpeg -f wav -` writes) are no damage.
+    private static func headerDamage(_ handle: OpaquePointer, info: AudioFileInfo) -> AudioDamage? {
         var log = [CChar](repeating: 0, count: 8192)
         sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
         let text = String(decoding: log.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         for line in text.split(separator: "\n") where line.contains("(should be") {
             let trimmed = line.trimmingCharacters()
-            if trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND") {
-                return "header declares more audio than the file holds (\(trimmed))"
+            guard trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND") else { continue }
+            let numbers = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+            guard let declared = numbers.first else { continue }
+            if declared == 0 || declared >= 0x7FFF_F000 { return nil }
+            guard let width = info.bytesPerSample, info.sampleRate > 0 else {
+                return AudioDamage(path: info.path, end: info.duration, endsMidFrame: true)
             }
+            let declaredFrames = declared / Int64(width * info.channels)
+            return AudioDamage(path: info.path, end: info.duration, declaredEnd: Double(declaredFrames) / Double(info.sampleRate))
         }
         return nil
     }
@@ -129,7 +210,9 @@ public final class AudioFileReader {
         let wanted = buffer.count / info.channels
         guard wanted > 0, let base = buffer.baseAddress else { return 0 }
         let got: Int
-        if let flac {
+        if let libav {
+            got = try libav.read(into: buffer)
+        } else if let flac {
             got = flac.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * info.channels)]))
         } else {
             let (read, messages) = LibraryMessages.capture { sf_readf_float(handle, base, sf_count_t(wanted)) }
@@ -141,8 +224,10 @@ public final class AudioFileReader {
         return got
     }
 
-    /// After a read that returned less than asked: throws for a damaged or cut file.
+    /// After a read that returned less than asked: throws for a damaged or cut FLAC file;
+    /// other containers cut short keep what they gave, and `damage` says what was lost.
     private func checkShortRead() throws {
+        if libav != nil { return }
         let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
         if code != 0 {
             let cause = flac.map { $0.streamError ?? "libFLAC gave up" }
@@ -150,7 +235,7 @@ public final class AudioFileReader {
             throw AudioError("cannot read audio", info.path,
                              "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
         }
-        if checksLength && framesRead < info.frames {
+        if checksLength && framesRead < info.frames && info.container == "FLAC" {
             // Frames libFLAC skipped as damaged, not a cut file: say so, and what it found.
             if let damage = flac?.streamError {
                 throw AudioError("cannot read audio", info.path,
@@ -158,6 +243,13 @@ public final class AudioFileReader {
             }
             throw AudioError("cannot read audio", info.path,
                              "truncated file: ended at frame \(framesRead) of \(info.frames)")
+        }
+        // An MP3's frame count comes from its Xing/LAME header: a tenth of a second of slack
+        // for encoder padding; uncompressed data must be all there.
+        let slack = info.container == "MPEG" ? Int64(info.sampleRate / 10) : 0
+        if (checksLength || info.container == "MPEG") && framesRead + slack < info.frames && shortfall == nil {
+            let rate = Double(info.sampleRate)
+            shortfall = AudioDamage(path: info.path, end: Double(framesRead) / rate, declaredEnd: Double(info.frames) / rate)
         }
     }
 
@@ -224,6 +316,9 @@ public final class AudioFileReader {
 
     /// Moves the read position to `frame` from the start.
     public func seek(toFrame frame: Int64) throws {
+        if libav != nil {
+            throw AudioError("cannot seek", info.path, "inputs read through FFmpeg's libraries are read front to back")
+        }
         let moved = flac.map { $0.seek(toFrame: frame) } ?? (sf_seek(handle, sf_count_t(frame), SEEK_SET) >= 0)
         guard moved else {
             throw AudioError("cannot seek", info.path, "frame \(frame) is out of reach")

@@ -6,9 +6,12 @@ import Foundation
 /// The order is deterministic (inputs in the order given, directory entries sorted by
 /// name, duplicates removed) so that shards and re-runs see the same list.
 public struct RecordingCatalog: Sendable {
-    /// Extensions taken as audio when walking directories.
+    /// Extensions taken as audio when walking directories (which decoder reads a file is
+    /// then decided from its content): libsndfile's formats, and the broadcast containers
+    /// and video files FFmpeg's libraries read.
     public static let audioExtensions: Set<String> = [
         "wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aif", "aiff", "aifc", "au", "caf", "w64", "rf64",
+        "aac", "adts", "m4a", "mp4", "m4v", "mov", "ts", "mts", "m2ts", "ac3", "eac3", "mp2", "mka", "mkv", "webm",
     ]
     /// Extensions of manifest files (one path per line; `#` starts a comment; relative
     /// paths are relative to the manifest's folder).

@@ -25,11 +25,14 @@ public struct RecordingAnalysis: Sendable, Equatable {
     public var duration: Double
     /// Detections in time order.
     public var detections: [ScanDetection]
+    /// What a cut or damaged recording lost (it is scanned up to where it breaks), in one line.
+    public var damage: String?
 
     /// Makes an analysis.
-    public init(duration: Double, detections: [ScanDetection]) {
+    public init(duration: Double, detections: [ScanDetection], damage: String? = nil) {
         self.duration = duration
         self.detections = detections
+        self.damage = damage
     }
 }
 

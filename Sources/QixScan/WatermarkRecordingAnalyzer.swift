@@ -36,7 +36,7 @@ public struct WatermarkRecordingAnalyzer: Sendable {
             ScanDetection(message: d.hex, start: Self.round(d.start, 1000), end: Self.round(d.end, 1000),
                           score: Self.round(d.score, 100))
         }
-        return RecordingAnalysis(duration: duration, detections: detections)
+        return RecordingAnalysis(duration: duration, detections: detections, damage: reader.damageReport)
     }
 
     static func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }

@@ -10,13 +10,16 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Find watermark IDs in audio files.",
         discussion: """
-            Reads each INPUT (any format libsndfile reads; '-' reads a WAV/FLAC stream from stdin) and \
+            Reads each INPUT (any format libsndfile reads, and AAC, MP4/M4A, MPEG-TS, AC-3 and the first \
+            audio track of video files through FFmpeg's libraries; '-' reads any of them from stdin, \
+            such as 'ffmpeg -i IN -f wav -') and \
             prints the IDs found, with where they were heard. Playback speeds within +-3 % are searched. \
             With --json: one object per input per line, in input order: \
             {"file", "duration", "detections": [{"message", "start", "end", "score", "format"}]} \
             (format: the watermark version the mark was embedded in, 1 or 2). \
             An unreadable input prints an error on stderr, is skipped, and the exit code is 1 at the end; \
-            finding nothing is not an error (exit 0). On a terminal, inputs of 10 minutes or more \
+            finding nothing is not an error (exit 0). A cut or damaged input is searched up to where it \
+            breaks, with one warning naming what was lost. On a terminal, inputs of 10 minutes or more \
             show their progress on stderr while they are read.
             """)
 
@@ -76,7 +79,8 @@ struct DetectCommand: ParsableCommand {
             recording.feed(block)
             progress.update(framesRead: reader.framesRead)
         }
-        StandardError.decoderDamage(path, reader)
+        // A cut or damaged input is searched up to where it breaks; the loss is said once.
+        StandardError.inputDamage(reader)
         let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
         let detections = recording.finish(duration: duration)
         if timings {

@@ -69,7 +69,7 @@ struct EmbedCommand: ParsableCommand {
         let report: EmbeddingReport
         do {
             report = try embedder.embed(from: reader) { try background.write($0) }
-            StandardError.decoderDamage(input, reader)
+            StandardError.inputDamage(reader)
             // The last guard before OUTPUT appears: a mark whose level is not a number was
             // not made, and must not be reported as made.
             if let snr = report.watermarkSNR, !snr.isFinite {

@@ -8,8 +8,11 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Show format, sample rate, channels, duration, peak and RMS of audio files.",
         discussion: """
-            Reads every format libsndfile reads (WAV, FLAC, Ogg/Vorbis, Opus, MP3, AIFF, ...); \
-            '-' reads a file from standard input. With --raw, inputs are headerless PCM \
+            Reads every format libsndfile reads (WAV, FLAC, Ogg/Vorbis, Opus, MP3, AIFF, ...) and, \
+            through FFmpeg's libraries, AAC (ADTS, MP4/M4A), MPEG-TS, AC-3 and the first audio track \
+            of video files, naming the container, the codec (AAC_LC, AAC_HE, AC3, MP2, ...) and the \
+            stream read; '-' reads a file from standard input. A cut input is measured up to the cut, \
+            with a warning. With --raw, inputs are headerless PCM \
             described by --format, --rate and --channels. An input that cannot be read gets \
             an error line, the others are still processed, and the exit code is 1.
             """)
@@ -51,7 +54,7 @@ struct InfoCommand: ParsableCommand {
         let reader = try AudioFileReader(path: path)
         var levels = SignalLevels()
         try reader.forEachBlock { levels.add($0) }
-        StandardError.decoderDamage(path, reader)
+        StandardError.inputDamage(reader)
         var info = reader.info
         info.frames = reader.framesRead
         return (info, levels)
@@ -77,7 +80,9 @@ struct InfoCommand: ParsableCommand {
 
     private func humanLine(_ info: AudioFileInfo, _ levels: SignalLevels) -> String {
         func db(_ value: Double?) -> String { value.map { String(format2: $0) + " dBFS" } ?? "-inf dBFS" }
-        var line = "\(info.path): \(info.container) \(info.encoding), \(info.sampleRate) Hz, \(info.channels) ch, "
+        var line = "\(info.path): \(info.container) \(info.encoding)"
+        if info.streams > 1 { line += " (stream \(info.stream) of \(info.streams))" }
+        line += ", \(info.sampleRate) Hz, \(info.channels) ch, "
         line += "\(String(format3: info.duration)) s (\(info.frames) frames), peak \(db(levels.peakDBFS)), RMS \(db(levels.rmsDBFS))"
         if levels.nonFiniteCount > 0 { line += ", \(levels.nonFiniteCount) NaN/inf samples" }
         return line
@@ -95,6 +100,8 @@ struct InfoCommand: ParsableCommand {
         line.add("peak_dbfs", levels.peakDBFS.map { ($0 * 100).rounded() / 100 })
         line.add("rms_dbfs", levels.rmsDBFS.map { ($0 * 100).rounded() / 100 })
         line.add("nonfinite_samples", Int(levels.nonFiniteCount))
+        line.add("stream", info.stream)
+        line.add("streams", info.streams)
         return line.string
     }
 }

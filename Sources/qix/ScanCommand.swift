@@ -73,7 +73,11 @@ struct ScanCommand: ParsableCommand {
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let analyzer = WatermarkRecordingAnalyzer(key: watermarkKey, expected: expected)
         let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, pattern: pattern,
-                                       jobs: workers, analyze: { try analyzer.analyze(path: $0) })
+                                       jobs: workers, analyze: { path in
+            let analysis = try analyzer.analyze(path: path)
+            if let damage = analysis.damage { StandardError.warning(damage) }
+            return analysis
+        })
         let run = ScanRun(uuid: UUID().uuidString.lowercased(),
                           startedAt: WallClockTime(secondsSinceEpoch: Date().timeIntervalSince1970),
                           qixkitVersion: QixVersion.string, keyFingerprint: analyzer.settingsFingerprint,

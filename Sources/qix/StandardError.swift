@@ -27,11 +27,11 @@ enum StandardError {
     /// Writes `qix: warning: <text>`.
     static func warning(_ text: String) { line("qix: warning: \(text)") }
 
-    /// One warning for the damage a decoder met in `path` (libmpg123's messages on a
-    /// damaged MP3), instead of the library's own lines; nothing for a clean file.
-    static func decoderDamage(_ path: String, _ reader: AudioFileReader) {
-        guard let summary = LibraryMessages.summary(reader.decoderMessages) else { return }
-        warning("\(path): the decoder met damaged audio: \(summary); what it gave there may be wrong")
+    /// One warning for a cut or damaged input, once it has been read: the span it lost and
+    /// what the decoder met (libmpg123's messages on a damaged MP3, instead of the library's
+    /// own lines); nothing for an intact file.
+    static func inputDamage(_ reader: AudioFileReader) {
+        if let report = reader.damageReport { warning(report) }
     }
 }
 

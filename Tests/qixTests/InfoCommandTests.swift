@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QixAudio
+import QixTestSupport
 
 /// `qix info` as scripts use it: JSON lines, raw stdin streams, and bad inputs mixed with good ones.
 @Suite("qix info")
@@ -60,7 +61,7 @@ struct InfoCommandTests {
         #expect(try Self.json(result.stdoutLines[0])["frames"] as? Int == 661_500)
     }
 
-    @Test("bad inputs: one error line each, exit 1, and the good inputs are still reported")
+    @Test("bad inputs: one error line each, exit 1, and the good inputs are still reported; a cut WAV is read up to the cut, with one warning")
     func badInputs() throws {
         let dir = try QixProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -74,13 +75,45 @@ struct InfoCommandTests {
         let inputs = ["\(dir)/missing.wav", dir, "\(dir)/empty.wav", Self.clip, "\(dir)/cut.wav", "\(dir)/notes.wav", "\(dir)/good.wav"]
         let result = try QixProcess.run(["info"] + inputs)
         #expect(result.status == 1)
-        #expect(result.stdoutLines.count == 2, "the two readable files are still reported")
+        #expect(result.stdoutLines.count == 3, "the readable files, the cut one too, are still reported")
         #expect(result.stdoutLines.first?.hasPrefix(Self.clip) == true)
-        let errors = result.stderrLines
-        #expect(errors.count == 5)
-        for (line, path) in zip(errors, ["\(dir)/missing.wav", dir, "\(dir)/empty.wav", "\(dir)/cut.wav", "\(dir)/notes.wav"]) {
-            #expect(line.hasPrefix("qix: error: ") && line.contains("(\(path)):"), "\(line)")
+        #expect(result.stdoutLines.dropFirst().first?.hasPrefix("\(dir)/cut.wav: WAV PCM_16") == true)
+        let errors = result.stderrLines.filter { $0.hasPrefix("qix: error: ") }
+        #expect(errors.count == 4)
+        for (line, path) in zip(errors, ["\(dir)/missing.wav", dir, "\(dir)/empty.wav", "\(dir)/notes.wav"]) {
+            #expect(line.contains("(\(path)):"), "\(line)")
         }
+        let warnings = result.stderrLines.filter { $0.hasPrefix("qix: warning: ") }
+        #expect(warnings.count == 1 && warnings.first?.contains("\(dir)/cut.wav: truncated input: audio from 0.0") == true
+                && warnings.first?.contains("to 1.000 s is missing") == true, "\(warnings)")
+        #expect(result.stderrLines.count == 5)
+    }
+
+    @Test("FFmpeg inputs name container, codec and stream: a video file's AAC track and an MPEG-TS with MP2, from the file and from stdin")
+    func libavInputs() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FFmpegTool.run(["-f", "lavfi", "-i", "testsrc=s=64x48:r=10:d=2", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:d=2",
+                            "-map", "0:v", "-map", "1:a", "-c:v", "mpeg4", "-c:a", "aac", "\(dir)/clip.mp4"])
+        try FFmpegTool.run(["-f", "lavfi", "-i", "sine=frequency=500:sample_rate=48000:d=2", "-ac", "2", "-c:a", "mp2", "\(dir)/feed.ts"])
+        for (name, container, encoding, stream, streams, channels) in [("clip.mp4", "MP4", "AAC_LC", 1, 2, 1), ("feed.ts", "MPEGTS", "MP2", 0, 1, 2)] {
+            let path = "\(dir)/\(name)"
+            let file = try QixProcess.run(["info", "--json", path])
+            let piped = try QixProcess.run(["info", "--json", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(file.status == 0 && piped.status == 0 && file.stderr.isEmpty && piped.stderr.isEmpty, "\(file.stderr) \(piped.stderr)")
+            var object = try Self.json(file.stdoutLines.first ?? "")
+            #expect(object["container"] as? String == container && object["encoding"] as? String == encoding, "\(object)")
+            #expect(object["stream"] as? Int == stream && object["streams"] as? Int == streams, "\(object)")
+            #expect(object["sample_rate"] as? Int == 48000 && object["channels"] as? Int == channels, "\(object)")
+            #expect(abs((object["duration"] as? Double ?? 0) - 2) < 0.1, "\(object)")
+            var fromStdin = try Self.json(piped.stdoutLines.first ?? "")
+            #expect(fromStdin["file"] as? String == "-")
+            object["file"] = nil
+            fromStdin["file"] = nil
+            #expect(NSDictionary(dictionary: object).isEqual(to: fromStdin), "\(object) vs \(fromStdin)")
+        }
+        let human = try QixProcess.run(["info", "\(dir)/clip.mp4"])
+        #expect(human.stdout.hasPrefix("\(dir)/clip.mp4: MP4 AAC_LC (stream 1 of 2), 48000 Hz, 1 ch, "), "\(human.stdout)")
     }
 
     @Test("an unknown raw --format is bad input (exit 1); an unknown flag is bad usage (exit 2)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QixScan
+import QixTestSupport
 
 /// `qix scan`, `qix report` and `qix merge` end to end on a generated archive.
 @Suite("qix scan", .serialized)
@@ -150,5 +151,31 @@ struct ScanCommandTests {
         let shard = try Self.scan(archive, db: "\(archive.directory)/s.sqlite", ["--shard", "3/2"])
         #expect(shard.status == 1)
         #expect(shard.stderr.contains("(--shard)") && shard.stderr.contains("does not exist"))
+    }
+
+    @Test("folders of broadcast files: M4A and MPEG-TS found by extension, read by content; a cut ADTS file scanned up to the cut with one warning")
+    func broadcastFormats() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let key = "\(dir)/campaign.key", archive = "\(dir)/archive"
+        try "8c1f0e2d3b4a59687766554433221100\n".write(toFile: key, atomically: true, encoding: .utf8)
+        // Owner-only, as qix keygen writes keys (qix warns about keys others can read).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+        try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
+        let clip = "\(QixProcess.repository)/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac"
+        try FFmpegTool.run(["-i", clip, "-t", "10", "-ar", "48000", "\(dir)/host.wav"])
+        let embed = try QixProcess.run(["embed", "\(dir)/host.wav", "\(dir)/marked.wav", "--message", "5eed5ca1", "--key", key])
+        #expect(embed.status == 0, "\(embed.stderr)")
+        try FFmpegTool.encode("\(dir)/marked.wav", to: "\(archive)/BBC1_20261121_180000.m4a", ["-c:a", "aac", "-b:a", "128k"])
+        try FFmpegTool.encode("\(dir)/marked.wav", to: "\(archive)/BBC2_20261121_180000.ts", ["-c:a", "mp2", "-b:a", "192k"])
+        try FFmpegTool.encode("\(dir)/marked.wav", to: "\(dir)/whole.aac", ["-c:a", "aac", "-b:a", "128k"])
+        try FFmpegTool.cut("\(dir)/whole.aac", to: "\(archive)/BBC3_20261121_180000.aac")
+        let db = "\(dir)/airings.sqlite"
+        let result = try QixProcess.run(["scan", archive, "--db", db, "--key", key, "--jobs", "1", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines.count == 1 && result.stderrLines.first?.hasPrefix("qix: warning: \(archive)/BBC3_20261121_180000.aac: truncated input: ") == true,
+                "\(result.stderr)")
+        let found = try Self.airings(db).map { "\($0["channel"] ?? "") \($0["id"] ?? "")" }
+        #expect(found == ["BBC1 5eed5ca1", "BBC2 5eed5ca1", "BBC3 5eed5ca1"], "\(found)")
     }
 }
