@@ -32,53 +32,65 @@ extension AiringsDatabase {
             return (Dictionary(finished, uniquingKeysWith: { a, _ in a }), Dictionary(uuids, uniquingKeysWith: { a, _ in a }))
         }
         try write { db in
-            for run in runs {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO scans (uuid, started_at, qixkit_version, key_fingerprint, host, shard)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [run.uuid, run.startedAt.iso8601, run.qixkitVersion, run.keyFingerprint, run.host, run.shard])
-                summary.runsAdded += db.changesCount
-            }
-            for (uuid, at) in finishedAt.sorted(by: { $0.key < $1.key }) {
-                try db.execute(sql: "UPDATE scans SET finished_at = coalesce(finished_at, ?) WHERE uuid = ?", arguments: [at, uuid])
-            }
+            try Self.mergeRuns(db, runs: runs, finishedAt: finishedAt, into: &summary)
             for recording in incoming {
-                let own = try Row.fetchOne(db, sql: "SELECT * FROM recordings WHERE path = ?", arguments: [recording.file.path])
-                    .map(AiringsDatabase.recording)
-                if let own {
-                    var comparable = own
-                    comparable.id = recording.id
-                    if comparable == recording, try Self.detectionCount(db, own.id) == detections[recording.id]?.count ?? 0 {
-                        summary.recordingsUnchanged += 1
-                        continue
-                    }
-                    let incomingWins = (recording.isDone && !own.isDone)
-                        || (recording.isDone == own.isDone && recording.file.modificationTime >= own.file.modificationTime)
-                    if !incomingWins {
-                        summary.recordingsKept += 1
-                        continue
-                    }
-                    try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [own.id])
-                }
-                let scanUUID = scanUUIDs[recording.id] ?? ""
-                try db.execute(sql: """
-                    INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
-                                            status, error, key_fingerprint, scan_uuid)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [recording.file.path, recording.file.size, recording.file.modificationTime,
-                                     recording.file.fingerprint, recording.duration, recording.channel,
-                                     recording.wallclockStart?.iso8601, recording.isDone ? "done" : "failed",
-                                     recording.error, recording.keyFingerprint, scanUUID])
-                let id = db.lastInsertedRowID
-                for (_, d) in detections[recording.id] ?? [] {
-                    try db.execute(sql: """
-                        INSERT INTO detections (recording_id, message, start, "end", score) VALUES (?, ?, ?, ?, ?)
-                        """, arguments: [id, d.message, d.start, d.end, d.score])
-                }
-                summary.recordingsAdded += 1
+                try Self.mergeRecording(db, recording, detections: (detections[recording.id] ?? []).map(\.detection),
+                                        scanUUID: scanUUIDs[recording.id] ?? "", into: &summary)
             }
         }
         return summary
+    }
+
+    /// The other database's scan runs, each once, with their finish times where this one has none.
+    private static func mergeRuns(_ db: Database, runs: [ScanRun], finishedAt: [String: String?],
+                                  into summary: inout MergeSummary) throws {
+        for run in runs {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO scans (uuid, started_at, qixkit_version, key_fingerprint, host, shard)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [run.uuid, run.startedAt.iso8601, run.qixkitVersion, run.keyFingerprint, run.host, run.shard])
+            summary.runsAdded += db.changesCount
+        }
+        for (uuid, at) in finishedAt.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "UPDATE scans SET finished_at = coalesce(finished_at, ?) WHERE uuid = ?", arguments: [at, uuid])
+        }
+    }
+
+    /// One incoming recording: left alone when equal, kept when this one's wins (done over
+    /// failed, then the newer file), else replaced with its detections.
+    private static func mergeRecording(_ db: Database, _ recording: StoredRecording, detections: [ScanDetection],
+                                       scanUUID: String, into summary: inout MergeSummary) throws {
+        if let own = try Row.fetchOne(db, sql: "SELECT * FROM recordings WHERE path = ?", arguments: [recording.file.path])
+            .map(AiringsDatabase.recording) {
+            var comparable = own
+            comparable.id = recording.id
+            if comparable == recording, try detectionCount(db, own.id) == detections.count {
+                summary.recordingsUnchanged += 1
+                return
+            }
+            let incomingWins = (recording.isDone && !own.isDone)
+                || (recording.isDone == own.isDone && recording.file.modificationTime >= own.file.modificationTime)
+            if !incomingWins {
+                summary.recordingsKept += 1
+                return
+            }
+            try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [own.id])
+        }
+        try db.execute(sql: """
+            INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
+                                    status, error, key_fingerprint, scan_uuid)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [recording.file.path, recording.file.size, recording.file.modificationTime,
+                             recording.file.fingerprint, recording.duration, recording.channel,
+                             recording.wallclockStart?.iso8601, recording.isDone ? "done" : "failed",
+                             recording.error, recording.keyFingerprint, scanUUID])
+        let id = db.lastInsertedRowID
+        for d in detections {
+            try db.execute(sql: """
+                INSERT INTO detections (recording_id, message, start, "end", score) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [id, d.message, d.start, d.end, d.score])
+        }
+        summary.recordingsAdded += 1
     }
 
     private static func detectionCount(_ db: Database, _ recordingID: Int64) throws -> Int {
