@@ -8,39 +8,8 @@ public enum AiringsTimelinePage {
     /// Renders `airings` (only those with a wall-clock start are placed on the timeline;
     /// the others are listed in the table below it).
     public static func render(_ airings: [Airing], title: String) -> String {
-        let timed = airings.filter { $0.wallclockStart != nil }
-        let channels = Array(Set(timed.map { $0.channel ?? "(no channel)" })).sorted()
         let ids = Array(Set(airings.map(\.id))).sorted()
-        let first = timed.map { $0.wallclockStart!.secondsSinceEpoch }.min() ?? 0
-        let last = timed.map { $0.wallclockStart!.secondsSinceEpoch + ($0.end - $0.start) }.max() ?? 1
-        let span = max(60, last - first)
-        let left = 140.0, width = 1000.0, lane = 28.0, top = 30.0
-        let height = top + lane * Double(max(1, channels.count)) + 40
-
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" aria-label=\"airings timeline\">\n"
-        for (row, channel) in channels.enumerated() {
-            let y = top + lane * Double(row)
-            svg += "<text x=\"\(left - 8)\" y=\"\(fmt(y + lane * 0.65))\" text-anchor=\"end\" font-size=\"12\">\(XMLText.escape(channel))</text>\n"
-            svg += "<rect x=\"\(left)\" y=\"\(fmt(y + 2))\" width=\"\(width)\" height=\"\(fmt(lane - 4))\" fill=\"#f3f3f3\"/>\n"
-        }
-        for tick in 0...5 {
-            let t = first + span * Double(tick) / 5
-            let x = left + width * Double(tick) / 5
-            let label = WallClockTime(secondsSinceEpoch: t).iso8601.replacingOccurrences(of: "T", with: " ")
-            svg += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(top - 4))\" x2=\"\(fmt(x))\" y2=\"\(fmt(height - 30))\" stroke=\"#ccc\"/>\n"
-            svg += "<text x=\"\(fmt(x))\" y=\"\(fmt(height - 14))\" text-anchor=\"middle\" font-size=\"10\">\(XMLText.escape(String(label.prefix(19))))</text>\n"
-        }
-        for airing in timed {
-            let row = channels.firstIndex(of: airing.channel ?? "(no channel)") ?? 0
-            let start = airing.wallclockStart!.secondsSinceEpoch
-            let x = left + width * (start - first) / span
-            let w = max(2, width * (airing.end - airing.start) / span)
-            let y = top + lane * Double(row) + 4
-            svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(lane - 8))\" fill=\"\(color(airing.id, in: ids))\">"
-            svg += "<title>\(airing.id) on \(XMLText.escape(airing.channel ?? "?")) at \(airing.wallclockStart!.iso8601), \(fmt(airing.end - airing.start)) s</title></rect>\n"
-        }
-        svg += "</svg>"
-
+        let (svg, channels) = timeline(airings, ids: ids)
         var legend = ""
         for id in ids {
             let count = airings.filter { $0.id == id }.count
@@ -61,7 +30,7 @@ public enum AiringsTimelinePage {
             table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}
             </style></head><body>
             <h1>\(XMLText.escape(title))</h1>
-            <p>\(airings.count) airing\(airings.count == 1 ? "" : "s") of \(ids.count) ID\(ids.count == 1 ? "" : "s") on \(channels.count) channel\(channels.count == 1 ? "" : "s"). Times are UTC.</p>
+            <p>\(airings.count) airing\(airings.count == 1 ? "" : "s") of \(ids.count) ID\(ids.count == 1 ? "" : "s") on \(channels) channel\(channels == 1 ? "" : "s"). Times are UTC.</p>
             \(svg)
             <ul class="legend">
             \(legend)</ul>
@@ -71,6 +40,40 @@ public enum AiringsTimelinePage {
             </body></html>
 
             """
+    }
+
+    /// The inline SVG: a lane per channel, six time ticks, a bar per airing with a wall-clock
+    /// start; and how many channels it drew.
+    private static func timeline(_ airings: [Airing], ids: [String]) -> (svg: String, channels: Int) {
+        let timed = airings.compactMap { airing in airing.wallclockStart.map { (airing, $0.secondsSinceEpoch) } }
+        let channels = Array(Set(timed.map { $0.0.channel ?? "(no channel)" })).sorted()
+        let first = timed.map(\.1).min() ?? 0
+        let last = timed.map { $0.1 + ($0.0.end - $0.0.start) }.max() ?? 1
+        let span = max(60, last - first)
+        let left = 140.0, width = 1000.0, lane = 28.0, top = 30.0
+        let height = top + lane * Double(max(1, channels.count)) + 40
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" aria-label=\"airings timeline\">\n"
+        for (row, channel) in channels.enumerated() {
+            let y = top + lane * Double(row)
+            svg += "<text x=\"\(left - 8)\" y=\"\(fmt(y + lane * 0.65))\" text-anchor=\"end\" font-size=\"12\">\(XMLText.escape(channel))</text>\n"
+            svg += "<rect x=\"\(left)\" y=\"\(fmt(y + 2))\" width=\"\(width)\" height=\"\(fmt(lane - 4))\" fill=\"#f3f3f3\"/>\n"
+        }
+        for tick in 0...5 {
+            let t = first + span * Double(tick) / 5
+            let x = left + width * Double(tick) / 5
+            let label = WallClockTime(secondsSinceEpoch: t).iso8601.replacingOccurrences(of: "T", with: " ")
+            svg += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(top - 4))\" x2=\"\(fmt(x))\" y2=\"\(fmt(height - 30))\" stroke=\"#ccc\"/>\n"
+            svg += "<text x=\"\(fmt(x))\" y=\"\(fmt(height - 14))\" text-anchor=\"middle\" font-size=\"10\">\(XMLText.escape(String(label.prefix(19))))</text>\n"
+        }
+        for (airing, start) in timed {
+            let row = channels.firstIndex(of: airing.channel ?? "(no channel)") ?? 0
+            let x = left + width * (start - first) / span
+            let w = max(2, width * (airing.end - airing.start) / span)
+            let y = top + lane * Double(row) + 4
+            svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(lane - 8))\" fill=\"\(color(airing.id, in: ids))\">"
+            svg += "<title>\(airing.id) on \(XMLText.escape(airing.channel ?? "?")) at \(airing.wallclockStart?.iso8601 ?? ""), \(fmt(airing.end - airing.start)) s</title></rect>\n"
+        }
+        return (svg + "</svg>", channels.count)
     }
 
     private static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
