@@ -61,13 +61,4 @@ public final class RealFFT {
     /// The spectrum may be overwritten.
     @inline(__always)
     public func inverse() { fftwf_execute(inversePlan) }
-
-    /// Squared magnitude of each bin of `spectrum`, written into `power` (`binCount` values).
-    public func powerSpectrum(into power: UnsafeMutableBufferPointer<Float>) {
-        precondition(power.count >= binCount, "power buffer too small")
-        for k in 0..<binCount {
-            let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-            power[k] = re * re + im * im
-        }
-    }
 }

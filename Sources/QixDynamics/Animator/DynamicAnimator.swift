@@ -199,11 +199,6 @@ public final class DynamicAnimator {
         }
     }
 
-    /// The item or boundary on body `index`.
-    private func party(_ index: Int) -> (item: DynamicItem?, boundary: String?) {
-        (itemByBody[index], boundaryNameByBody[index])
-    }
-
     private func contactEvents(into events: inout [AnimatorEvent]) {
         if touchingUnchanged() { return }
         // The frame's touching keys sorted and without repeats, and those of its last step

@@ -157,12 +157,6 @@ final class World {
         }
     }
 
-    // Phase entry points for profiling (the benchmark times them one by one).
-    func phaseBounds() { if !listsValid { refreshLists() }; updateBounds() }
-    func phaseContacts() { findContacts() }
-    func phaseSolve(_ dt: Double) { solve(dt) }
-    func phaseRest(_ dt: Double) { updateRest(dt) }
-
     private func solve(_ dt: Double) {
         let h = dt / Double(substepCount)
         let invH = 1 / h
