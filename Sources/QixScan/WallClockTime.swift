@@ -1,3 +1,4 @@
+import QixMarkup
 /// A UTC instant in seconds since 1970, written and read as ISO 8601
 /// (`2026-11-21T18:30:00Z`, or with fractional seconds when they are not whole).
 ///
@@ -76,8 +77,8 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
         let days = Int(floorDiv(total, 86_400))
         let secondsOfDay = Int(total - Int64(days) * 86_400)
         let (y, m, d) = Self.civilFromDays(days)
-        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
-        if fraction != 0 { text += "." + pad(fraction, 3) }
+        var text = "\(String(y).leftPadded(4))-\(String(m).leftPadded(2))-\(String(d).leftPadded(2))T\(String(secondsOfDay / 3600).leftPadded(2)):\(String(secondsOfDay / 60 % 60).leftPadded(2)):\(String(secondsOfDay % 60).leftPadded(2))"
+        if fraction != 0 { text += "." + String(fraction).leftPadded(3) }
         return text + "Z"
     }
 
@@ -125,7 +126,3 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
 }
 
 private func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
-private func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-}

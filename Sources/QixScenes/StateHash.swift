@@ -1,4 +1,5 @@
 import QixDynamics
+import QixMarkup
 
 /// The `--hash` of a run: 64-bit FNV-1a over the IEEE bit patterns (little-endian) of every item's
 /// centre, angle, velocity and angular velocity, in item order.
@@ -21,7 +22,6 @@ public enum StateHash {
 
     /// The hash as 16 lowercase hex digits.
     public static func hex(_ h: UInt64) -> String {
-        let s = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
+        String(h, radix: 16).leftPadded(16)
     }
 }

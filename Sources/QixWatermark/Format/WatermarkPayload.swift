@@ -1,3 +1,4 @@
+import Foundation
 /// The bits a watermark frame carries: the 32-bit ID followed by a 24-bit keyed check
 /// (the first bits of HMAC-SHA-256 over the ID under the key). The check is what keeps
 /// a garbage decode from being reported: it passes by chance with probability 2^-24.
@@ -22,7 +23,7 @@ public struct WatermarkPayload: Sendable, Equatable {
 
     /// Formats an ID as 8 lowercase hex digits.
     public static func hex(_ message: UInt32) -> String {
-        String(message, radix: 16).leftPadded(to: 8)
+        String(format: "%08x", message)
     }
 
     /// The keyed check bits for `message` under `key`.

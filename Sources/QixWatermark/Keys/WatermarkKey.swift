@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// A 128-bit secret that keys every pseudo-random choice of the watermark, so that
 /// without it nobody can read or forge an ID.
@@ -47,7 +48,7 @@ public struct WatermarkKey: Sendable, Equatable {
     }
 
     /// The key as 32 lowercase hex digits.
-    public var hex: String { bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+    public var hex: String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// A public fingerprint (first 8 bytes of SHA-256 over a domain tag and the key, as
     /// hex) that identifies a key in logs and databases without revealing it.
@@ -55,7 +56,7 @@ public struct WatermarkKey: Sendable, Equatable {
         var hasher = SHA256()
         hasher.update(data: Array("qixkit-key-fingerprint-v1".utf8))
         hasher.update(data: bytes)
-        return hasher.finalize().prefix(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Keyed pseudo-random bytes for one named use (`label`), by HMAC-SHA-256 in counter
@@ -73,11 +74,5 @@ public struct WatermarkKey: Sendable, Equatable {
             counter += 1
         }
         return Array(output.prefix(count))
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
