@@ -98,15 +98,15 @@ struct EvalCommand: ParsableCommand {
         config.expectKnownID = expectKnown
         config.campaigns = campaigns
         // The runner checks the lengths' range and that there are some.
-        config.seconds = try seconds.split(separator: ",").map { text in
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
+        config.seconds = try CommaList.items([seconds]).map { text in
+            guard let value = Double(text) else {
                 throw CommandFailure("invalid option", "--seconds", "'\(text)' is not a number of seconds in (0, 3600]")
             }
             return value
         }
         if let attacks {
-            config.attacks = try attacks.split(separator: ",").map { name in
-                guard let attack = Attack(rawValue: String(name)) else {
+            config.attacks = try CommaList.items([attacks]).map { name in
+                guard let attack = Attack(rawValue: name) else {
                     throw CommandFailure("invalid option", "--attacks", "unknown attack '\(name)'")
                 }
                 return attack

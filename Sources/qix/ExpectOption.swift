@@ -9,8 +9,7 @@ enum ExpectOption {
         var ids: [UInt32] = []
         // Empty items kept, so `--expect ''` (an empty campaign list in a script) or a stray
         // comma is refused below instead of silently searching blind.
-        for text in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-            let item = text.trimmingCharacters(in: .whitespaces)
+        for item in CommaList.items(values) {
             // The same 8-hex-digit rule as `--message`, reported against this option.
             guard let id = try? WatermarkPayload(hex: item).message else {
                 throw CommandFailure("invalid option", "--expect", "expected IDs of exactly 8 hex digits, got '\(item)'")
