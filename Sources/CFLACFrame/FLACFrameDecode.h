@@ -230,13 +230,14 @@ static int K(read_subframe)(bit_reader *r, int32_t *s, uint32_t blocksize, unsig
     } else if (type >= 8 && type <= 12) {
         f->kind = SUBFRAME_FIXED;
         f->order = type - 8;
-        if (f->order > blocksize) return 0;
+        // libFLAC refuses a predictor whose warm-up fills the whole block (order >= blocksize).
+        if (f->order >= blocksize) return 0;
         for (uint32_t i = 0; i < f->order; i++) s[i] = K(read_signed)(r, bits);
         if (!K(read_residual)(r, s, blocksize, f->order)) return 0;
     } else if (type >= 32) {
         f->kind = SUBFRAME_LPC;
         f->order = (type & 31) + 1;
-        if (f->order > blocksize) return 0;
+        if (f->order >= blocksize) return 0;
         for (uint32_t i = 0; i < f->order; i++) s[i] = K(read_signed)(r, bits);
         unsigned precision = K(read_bits)(r, 4) + 1;
         if (precision == 16) return 0;
