@@ -118,9 +118,8 @@ struct EvalCommand: ParsableCommand {
     /// ", 3/9 hosts, ETA 1m20s" after `done` of `total` hosts; nothing after the last.
     static func eta(done: Int, of total: Int, since start: ContinuousClock.Instant) -> String {
         guard done > 0, done < total else { return "" }
-        let passed = (ContinuousClock.now - start).components
-        let elapsed = Double(passed.seconds) + Double(passed.attoseconds) * 1e-18
-        let left = Int((elapsed / Double(done) * Double(total - done)).rounded())
+        // Duration arithmetic: the time per host so far, times the hosts left.
+        let left = Int(((ContinuousClock.now - start) / done * (total - done)).components.seconds)
         return ", \(done)/\(total) hosts, ETA \(left / 60)m\(String(format: "%02d", left % 60))s"
     }
 
