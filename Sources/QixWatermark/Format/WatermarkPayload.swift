@@ -9,13 +9,13 @@ public struct WatermarkPayload: Sendable, Equatable {
     /// Wraps an ID.
     public init(message: UInt32) { self.message = message }
 
-    /// Parses exactly 8 hex digits (case-insensitive), the `--message` form.
+    /// Parses exactly 8 ASCII hex digits (case-insensitive), the `--message` form.
     public init(hex text: String) throws {
-        guard text.count == 8, text.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else {
+        guard text.utf8.count == 8, case .success(let bytes) = HexDigits.bytes(Substring(text)) else {
             throw WatermarkError("invalid message", parameter: "message",
                                  "expected exactly 8 hex digits (a 32-bit ID), got '\(text)'")
         }
-        message = value
+        message = bytes.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The ID as 8 lowercase hex digits.

@@ -27,24 +27,10 @@ public struct WatermarkKey: Sendable, Equatable {
     /// since anyone can read and forge IDs made with it.
     public static let publicTestKey = try! WatermarkKey(hex: "516978417564696f5465737420b7e151")
 
-    /// Parses 32 hex digits (surrounding white space allowed); `subject` names the source in errors.
+    /// Parses 32 ASCII hex digits (surrounding white space allowed); `subject` names the
+    /// source in errors.
     public init(hex text: String, subject: String = "key") throws {
-        let digits = text.filter { !$0.isWhitespace }
-        guard digits.count == 32 else {
-            throw WatermarkError("invalid key", subject, "expected 32 hex digits, found \(digits.count) characters")
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else {
-                throw WatermarkError("invalid key", subject, "'\(digits[index..<next])' is not a hex byte")
-            }
-            bytes.append(byte)
-            index = next
-        }
-        try self.init(bytes: bytes)
+        try self.init(bytes: KeyFileText.keyBytes(text, subject: subject))
     }
 
     /// The key as 32 lowercase hex digits.

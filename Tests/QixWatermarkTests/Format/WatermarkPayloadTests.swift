@@ -5,7 +5,7 @@ struct WatermarkPayloadTests {
     @Test func parsesExactlyEightHexDigits() throws {
         #expect(try WatermarkPayload(hex: "DEADbeef").message == 0xdeadbeef)
         #expect(try WatermarkPayload(hex: "0000002a").hex == "0000002a")
-        for bad in ["", "1234567", "123456789", "xyz12345", "+1234567", " 1234567", "1234-567"] {
+        for bad in ["", "1234567", "123456789", "xyz12345", "+1234567", " 1234567", "1234-567", "-1234567", "1234567\u{FF10}", "1234567e\u{301}"] {
             #expect(throws: WatermarkError.self) { try WatermarkPayload(hex: bad) }
         }
     }

@@ -16,6 +16,9 @@ struct WatermarkKeyTests {
     @Test("malformed key text is refused with the source named", arguments: [
         "", "abc", String(repeating: "0", count: 31), String(repeating: "0", count: 33),
         String(repeating: "g", count: 32), "0123456789abcdef0123456789abcdeX",
+        // A sign is not a digit, though UInt8("-0", radix: 16) is 0; nor is a fullwidth digit.
+        String(repeating: "-0", count: 16), String(repeating: "+f", count: 16),
+        String(repeating: "0", count: 31) + "\u{FF10}", String(repeating: "0", count: 30) + "e\u{301}0",
     ])
     func malformed(_ text: String) {
         let error = #expect(throws: WatermarkError.self) { try WatermarkKey(hex: text, subject: "campaign.key") }
