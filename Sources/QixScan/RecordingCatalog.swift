@@ -81,16 +81,15 @@ public struct RecordingCatalog: Sendable {
     }
 
     private mutating func readManifest(_ manifest: String, seen: inout Set<String>, depth: Int) {
-        guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
-            problems.append(ScanError("cannot read manifest", manifest, "not readable UTF-8 text"))
+        guard let data = FileManager.default.contents(atPath: manifest) else {
+            problems.append(ScanError("cannot read manifest", manifest, "permission denied or unreadable"))
             return
         }
         let folder = (manifest as NSString).deletingLastPathComponent
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let path = line.hasPrefix("/") || folder.isEmpty ? line : folder + "/" + line
-            expand(path, seen: &seen, depth: depth + 1)
+        guard let paths = RecordingManifest.paths(in: Array(data), folder: folder) else {
+            problems.append(ScanError("cannot read manifest", manifest, "not readable UTF-8 text"))
+            return
         }
+        for path in paths { expand(path, seen: &seen, depth: depth + 1) }
     }
 }
