@@ -306,10 +306,16 @@ public final class AudioFileReader {
         }
     }
 
+    /// The most samples `readAll` reserves on the header's word before any are decoded.
+    static let trustedReservation: Int64 = 1 << 24
+
     /// Reads the rest of the file into memory; meant for clips, not for recordings.
     public func readAll() throws -> AudioBuffer {
         var samples: [Float] = []
-        if info.frames > 0 { samples.reserveCapacity(Int(info.frames - framesRead) * info.channels) }
+        // The header's length is a claim, not a fact (a damaged FLAC header can declare 2^36
+        // frames): reserve at most 16 Mi samples on its word, and grow past that as audio comes.
+        let declared = max(0, info.frames - framesRead).multipliedReportingOverflow(by: Int64(info.channels))
+        samples.reserveCapacity(Int(declared.overflow ? Self.trustedReservation : min(declared.partialValue, Self.trustedReservation)))
         try forEachBlock { samples.append(contentsOf: $0) }
         return AudioBuffer(samples: samples, channels: info.channels, sampleRate: info.sampleRate)
     }

@@ -3,16 +3,21 @@
 # committed seed corpus; exits non-zero when any harness crashes (a sanitizer report, a
 # trap, or a disagreement the harness checks), keeping the crashing input.
 #
-#   Tests/Fuzz/run.sh [SECONDS]
+#   Tests/Fuzz/run.sh [SECONDS [HARNESS...]]     (all harnesses when none is named)
 #
 # flac_frame: the own FLAC frame decoder (C) under ASan+UBSan, held to libFLAC.
-# raw_pcm, scene, deck, gestures: RawPCMReader and the scene, deck and gesture loaders
-# (Swift) under ASan, their sources compiled here with -sanitize=fuzzer,address.
-# Needs the Swift toolchain's clang and swiftc (libFuzzer ships with them) and libFLAC's
-# headers (.ci/install-deps). Work files go to .build/fuzz; the corpora are not modified.
+# raw_pcm, scene, deck, gestures, key, manifest, audio_file: RawPCMReader, the scene, deck
+# and gesture loaders, the key-file and ID parsers, the scan manifest parser and the audio
+# file front end (Swift) under ASan, their sources compiled here with
+# -sanitize=fuzzer,address.
+# Needs the Swift toolchain's clang and swiftc (libFuzzer ships with them) and the audio
+# libraries' headers (.ci/install-deps). Work files go to .build/fuzz; the corpora are not modified.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=${1:-60}
+shift || true
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(flac_frame raw_pcm scene deck gestures key manifest audio_file)
 TOOLCHAIN=$(dirname "$(command -v swiftc)")
 CLANG=${CLANG:-$TOOLCHAIN/clang}
 SWIFTC=${SWIFTC:-$TOOLCHAIN/swiftc}
@@ -64,10 +69,48 @@ for harness in scene:SceneFuzz deck:DeckFuzz gestures:GesturesFuzz; do
         -module-name "$file" "Tests/Fuzz/$name/$file.swift" "${OBJECTS[@]}" -o "$OUT/$name"
 done
 
+# key: the key-file text and hex parsers (the rest of QixWatermark needs swift-crypto).
+# Its QixDSP is QixError alone, kept apart from the full QixDSP of audio_file.
+KEY=$OUT/key-modules
+mkdir -p "$KEY"
+"$SWIFTC" "${SWIFT_FLAGS[@]}" -module-name QixDSP -emit-module -emit-module-path "$KEY/QixDSP.swiftmodule" \
+    -emit-object -o "$KEY/QixDSP.o" Sources/QixDSP/QixError.swift
+"$SWIFTC" "${SWIFT_FLAGS[@]}" -I "$KEY" -module-name KeyFuzz Sources/QixWatermark/Format/WatermarkError.swift \
+    Sources/QixWatermark/Format/HexDigits.swift Sources/QixWatermark/Keys/KeyFileText.swift \
+    Tests/Fuzz/key/KeyFuzz.swift "$KEY/QixDSP.o" -o "$OUT/key"
+
+# manifest: the scan manifest parser.
+"$SWIFTC" "${SWIFT_FLAGS[@]}" -module-name ManifestFuzz Sources/QixScan/RecordingManifest.swift \
+    Tests/Fuzz/manifest/ManifestFuzz.swift -o "$OUT/manifest"
+
+# audio_file: QixDSP and QixAudio from source over the system audio libraries, with the C
+# targets (the FLAC frame decoder, the filter kernel) compiled under ASan.
+AUDIO=$OUT/audio
+mkdir -p "$AUDIO"
+for target in CFLACFrame CFilterKernel; do
+    printf 'module %s {\n    header "%s"\n    export *\n}\n' "$target" "$PWD/Sources/$target/include/$target.h" \
+        > "$AUDIO/$target.modulemap"
+    for c in Sources/$target/*.c; do
+        "$CLANG" -O1 -g -fsanitize=fuzzer-no-link,address -ISources/$target/include -c "$c" -o "$AUDIO/$target.o"
+    done
+done
+SYSTEM=(-I Sources/CFFTW -I Sources/CSoxr -I Sources/CSndFile -I Sources/CFLAC -I Sources/CAVFormat
+        -Xcc "-fmodule-map-file=$AUDIO/CFLACFrame.modulemap" -Xcc "-fmodule-map-file=$AUDIO/CFilterKernel.modulemap")
+"$SWIFTC" "${SWIFT_FLAGS[@]}" "${SYSTEM[@]}" -wmo -module-name QixDSP -emit-module -emit-module-path "$AUDIO/QixDSP.swiftmodule" \
+    -emit-object -o "$AUDIO/QixDSP.o" $(find Sources/QixDSP -name '*.swift')
+"$SWIFTC" "${SWIFT_FLAGS[@]}" "${SYSTEM[@]}" -I "$AUDIO" -wmo -module-name QixAudio -emit-module \
+    -emit-module-path "$AUDIO/QixAudio.swiftmodule" -emit-object -o "$AUDIO/QixAudio.o" $(find Sources/QixAudio -name '*.swift')
+"$SWIFTC" "${SWIFT_FLAGS[@]}" "${SYSTEM[@]}" -I "$AUDIO" -module-name AudioFileFuzz Tests/Fuzz/audio_file/AudioFileFuzz.swift \
+    "$AUDIO"/*.o $(pkg-config --libs sndfile flac libavformat libavcodec libswresample libavutil fftw3f soxr) -o "$OUT/audio_file"
+
+# Leaks inside third-party libraries on damaged input are theirs, listed with the reason in
+# lsan.supp; any other leak is a finding.
+export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
 # Run each harness from a scratch copy of its corpus.
 status=0
 summary=""
-for name in flac_frame raw_pcm scene deck gestures; do
+for name in "${HARNESSES[@]}"; do
     work=$OUT/work/$name
     rm -rf "$work" && mkdir -p "$work"
     log=$OUT/$name.log

@@ -49,6 +49,15 @@ struct BadInputTests {
         #expect(cut.damage?.declaredEnd == 1)
     }
 
+    /// A 349-byte FLAC whose STREAMINFO declares 2^36 frames (found by the audio_file fuzz
+    /// harness): reading it whole once reserved 275 GB on the header's word and crashed.
+    @Test("a header's declared length is not trusted for memory")
+    func hugeDeclaredLength() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        let error = Self.reason("\(fixtures)/flac_declares_2e36_frames.flac")
+        #expect(error?.reason.contains("damaged file") == true, "\(error?.description ?? "no error")")
+    }
+
     @Test("a failed or abandoned write leaves nothing at the path")
     func writesAreAtomic() throws {
         let dir = try TestSignals.temporaryDirectory()
