@@ -35,12 +35,15 @@ struct CardsCommand: ParsableCommand {
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
     var frameHashes: String?
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
         if let render, !(render.hasSuffix(".svg") || render.hasSuffix(".html")) { throw ValidationError("--render needs a .svg or .html file") }
     }
 
     func run() throws {
+        quietOption.apply()
         let parsedDeck: Deck
         do {
             parsedDeck = try Deck.load(try FileIO.read(deck, what: "cannot read deck"))
@@ -92,7 +95,7 @@ struct CardsCommand: ParsableCommand {
             }
             try out.commit()
         }
-        StandardError.line("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
-        if output.hash { print("hash: \(StateHash.hex(StateHash.of(cards.allCards)))") }
+        StandardError.info("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
+        output.printHash(StateHash.of(cards.allCards))
     }
 }

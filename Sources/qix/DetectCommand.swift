@@ -43,7 +43,10 @@ struct DetectCommand: ParsableCommand {
         discussion: "Sync peaks ranked by the fit of their codeword and a 64-path list decoder: a little more found in noisy or reverberant captures, for several times the search CPU and 2.4 times the false-positive bound per window."))
     var thorough = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func run() throws {
+        quietOption.apply()
         let expected = try ExpectOption.parse(expect)
         let watermarkKey = try KeyOption.load(key)
         let detector = WatermarkDetector(key: watermarkKey, expected: expected,

@@ -23,7 +23,7 @@ struct DetectProgressLine {
         self.path = path
         self.totalSeconds = totalSeconds
         self.sampleRate = Double(sampleRate)
-        enabled = totalSeconds >= Self.minimumSeconds && isatty(STDERR_FILENO) == 1
+        enabled = totalSeconds >= Self.minimumSeconds && isatty(STDERR_FILENO) == 1 && !StandardError.quiet
     }
 
     /// Called with the frames read so far.

@@ -45,7 +45,10 @@ struct EmbedCommand: ParsableCommand {
 
     @OptionGroup var masking: MaskingOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     func run() throws {
+        quietOption.apply()
         let payload = try WatermarkPayload(hex: message)
         let limits = try masking.limits()
         guard AudioFileFormat(path: output) != nil else {
@@ -89,7 +92,7 @@ struct EmbedCommand: ParsableCommand {
         }
         // What a producer checks before air: which ID went where, and how far under the audio.
         let seconds = Double(report.frames) / Double(reader.info.sampleRate)
-        StandardError.line(String(format: "qix: marked %@ with %@ (format %d): %.1f s, watermark %.1f dB under the audio",
+        StandardError.info(String(format: "qix: marked %@ with %@ (format %d): %.1f s, watermark %.1f dB under the audio",
                                   output, payload.hex, embedder.format.rawValue, seconds, snr))
     }
 

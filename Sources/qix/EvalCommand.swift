@@ -64,7 +64,10 @@ struct EvalCommand: ParsableCommand {
     @Flag(help: "One JSON object per attack and length (with per-host counts), then one summary object.")
     var json = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func run() throws {
+        quietOption.apply()
         let config = try configuration()
         let runner = EvalRunner(configuration: config)
         let hostCount = try runner.hostFiles().names.count
@@ -72,7 +75,7 @@ struct EvalCommand: ParsableCommand {
         let started = ContinuousClock.now
         let result = try runner.run { line in
             done += 1
-            StandardError.line("qix eval: \(line)\(Self.eta(done: done, of: hostCount, since: started))")
+            StandardError.info("qix eval: \(line)\(Self.eta(done: done, of: hostCount, since: started))")
         }
         if json { printJSON(result) } else { printTable(result, config: config) }
     }

@@ -35,7 +35,10 @@ struct InfoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Raw interleaved channel count.")
     var channels = 1
 
+    @OptionGroup var quietOption: QuietOption
+
     func run() throws {
+        quietOption.apply()
         let rawFormat = raw ? try RawSampleFormat.parse(format) : nil
         var failed = 0
         for path in files {

@@ -16,13 +16,22 @@ struct KeygenCommand: ParsableCommand {
             holds it can read and forge IDs. An existing file is never overwritten without --force.
             """)
 
-    @Argument(help: "Where to write the key.")
+    @Argument(help: "Where to write the key ('-' prints it on stdout, e.g. for a secret store).")
     var keyFile: String
 
     @Flag(help: "Overwrite an existing key file.")
     var force = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func run() throws {
+        quietOption.apply()
+        if keyFile == "-" {
+            let key = WatermarkKey.random()
+            print(key.hex)
+            StandardError.info("qix: wrote a key to stdout (fingerprint \(key.fingerprint))")
+            return
+        }
         var status = stat()
         if stat(keyFile, &status) == 0 {
             if status.st_mode & S_IFMT == S_IFDIR { throw CommandFailure("cannot write key", keyFile, "is a directory") }
@@ -32,6 +41,6 @@ struct KeygenCommand: ParsableCommand {
         let writer = try FileIO.AtomicWriter(keyFile, permissions: 0o600, what: "cannot write key")
         try writer.write(key.hex + "\n")
         try writer.commit()
-        StandardError.line("qix: wrote key \(keyFile) (fingerprint \(key.fingerprint))")
+        StandardError.info("qix: wrote key \(keyFile) (fingerprint \(key.fingerprint))")
     }
 }

@@ -59,6 +59,8 @@ struct ListenCommand: ParsableCommand {
         discussion: "Each keyed check of a new candidate is a 2^-24 chance of a false ID on audio without this key's mark (a candidate checked again gives the same answer): their count times 2^-24 bounds the false IDs of the whole listen."))
     var stats = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         // Bounded so that the frame count stays an integer: a billion seconds is 31 years.
         if let maxSeconds, !(maxSeconds > 0 && maxSeconds <= 1e9) {
@@ -67,6 +69,7 @@ struct ListenCommand: ParsableCommand {
     }
 
     func run() throws {
+        quietOption.apply()
         signal(SIGPIPE, SIG_IGN)
         let (sampleFormat, expected) = try Self.asUsage { (try RawSampleFormat.parse(format), try ExpectOption.parse(expect)) }
         let reader = try Self.asUsage {

@@ -19,10 +19,11 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Databases to merge from.")
     var inputs: [String]
 
-    @Flag(help: "No summary on stderr.")
+    @Flag(name: .shortAndLong, help: "No summary on stderr.")
     var quiet = false
 
     func run() throws {
+        StandardError.quiet = quiet
         let target = try AiringsDatabase(path: output)
         var failed = 0
         for input in inputs {

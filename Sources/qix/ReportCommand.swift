@@ -49,11 +49,14 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "List the recordings whose scan failed, with the reason, instead of airings.")
     var failures = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         if json && csv { throw ValidationError("--json and --csv exclude each other") }
     }
 
     func run() throws {
+        quietOption.apply()
         let lower = try from.map { try Self.time($0, "--from") }
         let upper = try to.map { try Self.time($0, "--to") }
         if let lower, let upper, upper <= lower {

@@ -46,7 +46,7 @@ struct ScanCommand: ParsableCommand {
                                valueName: "ids"))
     var expect: [String] = []
 
-    @Flag(help: "No progress or summary on stderr.")
+    @Flag(name: .shortAndLong, help: "No progress or summary on stderr.")
     var quiet = false
 
     func validate() throws {
@@ -55,6 +55,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
+        StandardError.quiet = quiet
         let expected = try ExpectOption.parse(expect)
         let watermarkKey = try KeyOption.load(key)
         let pattern = try RecordingNamePattern(namePattern)

@@ -35,12 +35,16 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
     var frameHashes: String?
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
         if renderAt.contains(where: { !($0 >= 0 && $0 <= 3600) }) { throw ValidationError("--render-at times must be in [0, 3600] seconds") }
+        if let render, !render.hasSuffix(".svg") { throw ValidationError("--render needs a .svg file (the film strip is SVG)") }
     }
 
     func run() throws {
+        quietOption.apply()
         let bytes = try FileIO.read(scene, what: "cannot read scene")
         let world: Scene
         do {
@@ -79,7 +83,7 @@ struct SimCommand: ParsableCommand {
             try out.write(strip.svg())
             try out.commit()
         }
-        StandardError.line("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
-        if output.hash { print("hash: \(StateHash.hex(StateHash.of(world.items)))") }
+        StandardError.info("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
+        output.printHash(StateHash.of(world.items))
     }
 }

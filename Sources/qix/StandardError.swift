@@ -21,6 +21,12 @@ enum StandardError {
         }
     }
 
+    /// Set by `-q/--quiet`: `info` lines and progress displays stay silent.
+    nonisolated(unsafe) static var quiet = false
+
+    /// Writes an informational line (a summary, a file written), unless `--quiet`.
+    static func info(_ text: String) { if !quiet { line(text) } }
+
     /// Writes `qix: error: <error>`, the library's parameters named as the CLI's flags.
     static func error(_ error: Error) { line("qix: error: \(ParameterFlags.describe(error))") }
 

@@ -38,4 +38,22 @@ struct RootCommandTests {
         #expect(second != first, "a new random key")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["campaign.key"], "no partial files left")
     }
+
+    @Test("keygen - prints the key on stdout and creates no file named '-'")
+    func keygenToStdout() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try QixProcess.run(["keygen", "-"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stdoutLines.count == 1 && result.stdout.count == 33)
+        #expect(result.stdout.dropLast().allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
+    }
+
+    @Test("every command takes -q/--quiet", arguments: ["cards", "detect", "embed", "eval", "info", "keygen", "listen",
+                                                         "merge", "report", "scan", "sim"])
+    func quietEverywhere(_ command: String) throws {
+        let help = try QixProcess.run([command, "--help"])
+        #expect(help.stdout.contains("-q, --quiet"), "\(command)")
+    }
 }

@@ -32,6 +32,28 @@ struct SimCommandTests {
         #expect(again.stdoutLines.last == hashLine)
     }
 
+    @Test("with the trace on stdout, the hash is its last JSON line, so the stream stays JSON lines")
+    func traceOnStdout() throws {
+        let result = try QixProcess.run(["sim", Self.scene, "--duration", "0.5", "--trace", "-", "--hash", "-q"])
+        #expect(result.status == 0)
+        #expect(result.stdoutLines.count == 31)
+        for line in result.stdoutLines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line.prefix(60))")
+        }
+        let last = try #require(JSONSerialization.jsonObject(with: Data((result.stdoutLines.last ?? "").utf8)) as? [String: Any])
+        let plain = try QixProcess.run(["sim", Self.scene, "--duration", "0.5", "--hash"])
+        #expect(plain.stdoutLines.last == "hash: \(last["hash"] as? String ?? "?")")
+        #expect(result.stderr.isEmpty, "-q: no summary line")
+        #expect(!plain.stderr.isEmpty)
+    }
+
+    @Test("--render takes the format from the extension and refuses what it cannot write")
+    func renderFormat() throws {
+        let result = try QixProcess.run(["sim", Self.scene, "--duration", "0.1", "--render", "strip.png"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--render") && result.stderr.contains(".svg"))
+    }
+
     @Test("an unknown item id is reported with its JSON path and exit 1")
     func badScene() throws {
         let dir = try QixProcess.temporaryDirectory()
