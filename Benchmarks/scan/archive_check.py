@@ -5,10 +5,18 @@ known wall-clock times (some attacked: sped up 2 %, band-limited and quieter, un
 crowd noise), scans it with `qix scan`, and checks `qix report --json`: every spot once,
 wall-clock start within 1 s, no other airings. Prints the scan's throughput.
 
+With --boundaries N it measures airing boundaries instead: N seeded spots, each with a fresh
+key and ID, a corpus host looped to 15-60 s, inside a recording of other corpus audio with
+10-40 s before and after it, every other one after MP3 at 128 kbit/s; `qix detect` finds
+each, and the distribution of start and end errors is printed (a monitor bills by airing
+time). Exit 1 when any spot is missed, found twice or wrong, or a boundary is off by more
+than --tolerance seconds.
+
 Usage: python3 Benchmarks/scan/archive_check.py [--qix .build/release/qix] [--hours 4]
        [--channels 3] [--jobs 2] [--keep DIR] [--expect-all]
-Needs sox. Standard library only."""
-import argparse, json, os, shutil, subprocess, sys, tempfile, time
+       python3 Benchmarks/scan/archive_check.py --boundaries 200 [--seed 1] [--tolerance 0.5]
+Needs sox (and ffmpeg for --boundaries). Standard library only."""
+import argparse, json, os, random, shutil, subprocess, sys, tempfile, time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLIPS = os.path.join(REPO, "corpus", "clips")
@@ -29,9 +37,14 @@ def main():
     ap.add_argument("--keep", help="build the archive here and keep it")
     ap.add_argument("--expect-all", action="store_true",
                     help="scan with every inserted spot's ID expected (qix scan --expect): IDs in sequence")
+    ap.add_argument("--boundaries", type=int, metavar="N", help="measure the start and end of N seeded spots instead")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the boundary study's spots")
+    ap.add_argument("--tolerance", type=float, default=0.5, help="largest boundary error the study accepts, seconds")
     a = ap.parse_args()
     if not os.access(a.qix, os.X_OK):
         sys.exit(f"archive_check: no qix at {a.qix}; run swift build -c release")
+    if a.boundaries:
+        sys.exit(boundaries(a))
     work = a.keep or tempfile.mkdtemp(prefix="qix-archive-")
     os.makedirs(work, exist_ok=True)
     parts, archive = os.path.join(work, "parts"), os.path.join(work, "archive")
@@ -148,6 +161,80 @@ def main():
     if not a.keep:
         shutil.rmtree(work)
     sys.exit(0 if not missing and not late and not extra else 1)
+
+
+MUSIC_AND_SPEECH = ["a01", "a02", "a03", "a04", "a05", "a06", "a07", "a08", "a09"]
+
+
+def clip(prefix):
+    return os.path.join(CLIPS, next(f for f in sorted(os.listdir(CLIPS)) if f.startswith(prefix) and f.endswith(".flac")))
+
+
+def boundary_spot(a, work, n, rng):
+    """Builds spot n inside its recording; returns (recording path, truth dict)."""
+    key, message = os.path.join(work, f"k{n}.key"), f"{rng.getrandbits(32):08x}"
+    if os.path.exists(key):
+        os.remove(key)
+    sh(a.qix, "keygen", key, "-q")
+    host, bed = rng.sample(MUSIC_AND_SPEECH, 2)
+    length, before, after = rng.uniform(15, 60), rng.uniform(10, 40), rng.uniform(10, 40)
+    looped, marked = os.path.join(work, "host.wav"), os.path.join(work, "marked.wav")
+    sh("sox", clip(host), "-r", "44100", "-c", "2", looped, "repeat", "4", "trim", "0", f"{length:.3f}")
+    sh(a.qix, "embed", looped, marked, "--message", message, "--key", key, "--force", "-q")
+    pre, post = os.path.join(work, "pre.wav"), os.path.join(work, "post.wav")
+    sh("sox", clip(bed), "-r", "44100", "-c", "2", pre, "repeat", "3", "trim", "0", f"{before:.3f}")
+    sh("sox", clip(bed), "-r", "44100", "-c", "2", post, "repeat", "3", "trim", "3", f"{after:.3f}")
+    recording = os.path.join(work, "recording.wav")
+    sh("sox", pre, marked, post, recording)
+    start = float(subprocess.run(["soxi", "-D", pre], capture_output=True, text=True).stdout)
+    end = start + float(subprocess.run(["soxi", "-D", marked], capture_output=True, text=True).stdout)
+    attack = "mp3_128" if n % 2 else "clean"
+    if attack == "mp3_128":
+        coded = os.path.join(work, "recording.mp3")
+        sh("ffmpeg", "-loglevel", "error", "-y", "-i", recording, "-b:a", "128k", coded)
+        recording = coded
+    return recording, {"n": n, "id": message, "key": key, "host": host, "bed": bed, "attack": attack,
+                       "start": start, "end": end}
+
+
+def boundaries(a):
+    """The boundary study: returns the exit status."""
+    rng = random.Random(a.seed)
+    work = a.keep or tempfile.mkdtemp(prefix="qix-boundaries-")
+    os.makedirs(work, exist_ok=True)
+    starts, ends, failures = [], [], []
+    for n in range(a.boundaries):
+        recording, truth = boundary_spot(a, work, n, rng)
+        out = subprocess.run([a.qix, "detect", recording, "--json", "--key", truth["key"], "-q"],
+                             capture_output=True, text=True)
+        found = json.loads(out.stdout)["detections"] if out.stdout.strip() else []
+        hits = [d for d in found if d["message"] == truth["id"]]
+        if len(found) != 1 or len(hits) != 1:
+            failures.append(f"{truth}: detected {[(d['message'], d['start'], d['end']) for d in found]}")
+            continue
+        # MP3 encoders delay the audio by their priming samples: measured, not corrected.
+        starts.append(hits[0]["start"] - truth["start"])
+        ends.append(hits[0]["end"] - truth["end"])
+        if max(abs(starts[-1]), abs(ends[-1])) > a.tolerance:
+            failures.append(f"{truth}: found {hits[0]['start']:.3f}-{hits[0]['end']:.3f} s")
+        if (n + 1) % 20 == 0:
+            print(f"archive_check: {n + 1}/{a.boundaries} spots", file=sys.stderr)
+    if not a.keep:
+        shutil.rmtree(work)
+
+    def summary(name, errors):
+        e = sorted(abs(x) for x in errors)
+        if not e:
+            return f"{name}: no spots found"
+        pick = lambda q: e[min(len(e) - 1, int(q * len(e)))]
+        return (f"{name} error |s|: median {pick(0.5):.3f}, p95 {pick(0.95):.3f}, max {e[-1]:.3f}; "
+                f"mean signed {sum(errors) / len(errors):+.3f}; over {a.tolerance} s: {sum(x > a.tolerance for x in e)}")
+    print(f"boundaries: {a.boundaries} spots (15-60 s, half after MP3-128), {len(starts)} found once with the right ID")
+    print(summary("start", starts))
+    print(summary("end", ends))
+    for line in failures:
+        print("  " + line)
+    return 0 if not failures else 1
 
 
 if __name__ == "__main__":
