@@ -45,7 +45,7 @@ public enum Attack: String, CaseIterable, Sendable {
     /// cheap capture chain ending the band early).
     case lowpass_3k
 
-    /// The attacks of the robustness protocol (issue 3), run by default.
+    /// The attacks of the robustness protocol in docs/watermark.md, section 5, run by default.
     public static let standard: [Attack] = [.clean, .mp3_128, .mp3_64, .vorbis_64, .opus_32, .resample_16k,
                                             .speedUp, .speedDown, .pink_noise_10db, .clip_6db, .room, .stadium]
     /// The acoustic attacks' parts one at a time, to see which part costs what.

@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(StateHash.of(scene.items))
     }
 
-    // Issue 5: a 3-page, 4-card deck with a scripted fling per page (445 frames to deckFinished).
+    // The card-deck workload: a 3-page, 4-card deck with a scripted fling per page (445 frames to deckFinished).
     Benchmark("card deck 3x4 fling sequence", configuration: .init(metrics: metrics, maxDuration: .seconds(10), maxIterations: 100)) { benchmark in
         let deck = try Deck.load(try scenes("cards/three-pages.deck.json"))
         let gestures = try GestureScript.load(try scenes("cards/fling-sequence.gestures.json"), deck: deck)
