@@ -69,6 +69,10 @@ public final class AudioFileReader {
     init(path: String, decodesFLACDirectly: Bool) throws {
         let input = try Self.openInput(path)
         let prefix = Self.prefix(of: input.fd)
+        if let damage = RIFFHeaderCheck.damage(in: prefix) {
+            close(input.fd)
+            throw AudioError("cannot read audio", path, damage)
+        }
         var sfInfo = SF_INFO()
         var opened: OpaquePointer?
         var decoder: LibavDecoder?

@@ -58,6 +58,15 @@ struct BadInputTests {
         #expect(error?.reason.contains("damaged file") == true, "\(error?.description ?? "no error")")
     }
 
+    /// An 802-byte WAV whose LIST/INFO entry claims 4 GB (found by the audio_file fuzz
+    /// harness): libsndfile's sf_open spent minutes on it; it is refused at once.
+    @Test("a WAV header with a LIST entry past its list is refused, not handed to libsndfile")
+    func listEntryPastItsList() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        let error = Self.reason("\(fixtures)/wav_list_entry_claims_4gb.wav")
+        #expect(error?.reason.hasPrefix("damaged WAV header: the LIST entry") == true, "\(error?.description ?? "no error")")
+    }
+
     @Test("a failed or abandoned write leaves nothing at the path")
     func writesAreAtomic() throws {
         let dir = try TestSignals.temporaryDirectory()
