@@ -120,4 +120,51 @@ struct ReportCoverageTests {
             #expect(bad.status == 2 && bad.stderr.contains(flag), "\(options): \(bad.stderr)")
         }
     }
+
+    @Test("a database written before coverage (schema 1) still reports, with coverage, merges, and is upgraded when written to")
+    func versionOneDatabase() throws {
+        let directory = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = "\(directory)/old.sqlite"
+        let schema = """
+            CREATE TABLE scans (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, started_at TEXT NOT NULL, finished_at TEXT,
+              qixkit_version TEXT NOT NULL, key_fingerprint TEXT NOT NULL, host TEXT NOT NULL, shard TEXT);
+            CREATE TABLE recordings (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL,
+              fingerprint TEXT NOT NULL, duration REAL, channel TEXT, wallclock_start TEXT,
+              status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT, key_fingerprint TEXT NOT NULL, scan_uuid TEXT NOT NULL);
+            CREATE TABLE detections (id INTEGER PRIMARY KEY, recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+              message TEXT NOT NULL, start REAL NOT NULL, "end" REAL NOT NULL, score REAL NOT NULL);
+            CREATE INDEX detections_by_recording ON detections(recording_id, start);
+            CREATE INDEX recordings_by_channel ON recordings(channel, wallclock_start);
+            INSERT INTO scans VALUES (1, 'u', '2026-11-22T00:00:00Z', '2026-11-22T00:01:00Z', '0.1.0', 'k', 'h', NULL);
+            INSERT INTO recordings VALUES (1, '/a/bbc_20261121_100000.flac', 10, 1.5, 'f', 3600, 'bbc', '2026-11-21T10:00:00Z', 'done', NULL, 'k', 'u');
+            INSERT INTO recordings VALUES (2, '/a/bbc_20261121_113000.flac', 10, 1.5, 'f', 1800, 'bbc', '2026-11-21T11:30:00Z', 'done', NULL, 'k', 'u');
+            INSERT INTO recordings VALUES (3, '/a/itv_20261121_100000.flac', 10, 1.5, 'f', 3600, 'itv', '2026-11-21T10:00:00Z', 'done', NULL, 'k', 'u');
+            INSERT INTO detections VALUES (1, 1, 'cafef00d', 10, 20, 7);
+            PRAGMA user_version = 1;
+            """
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", old, schema]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: old))
+        let expected = """
+            channel,kind,start,end,seconds,hours,recordings,failed,airings,airings_per_hour,cause
+            bbc,channel,2026-11-21T10:00:00Z,2026-11-21T12:00:00Z,5400,1.5,2,0,1,0.667,
+            bbc,gap,2026-11-21T11:00:00Z,2026-11-21T11:30:00Z,1800,0.5,,,,,not recorded
+            itv,channel,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,3600,1,1,0,0,0,
+
+            """
+        #expect(try Self.report(old, ["--csv"]) == expected)
+        #expect(try QixProcess.run(["report", old, "--json"]).stdoutLines.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == before, "reading leaves it as it was")
+        let merged = "\(directory)/merged.sqlite"
+        #expect(try QixProcess.run(["merge", merged, old, "--quiet"]).status == 0)
+        #expect(try Self.report(merged, ["--csv"]) == expected)
+        // Written to, it is upgraded in place and still reports the same.
+        #expect(try QixProcess.run(["merge", old, merged, "--quiet"]).status == 0)
+        #expect(try Self.report(old, ["--csv"]) == expected)
+    }
 }
