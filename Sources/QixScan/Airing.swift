@@ -16,6 +16,18 @@ public struct Airing: Sendable, Equatable {
     public var wallclockStart: WallClockTime?
     /// Best detector score among the merged detections.
     public var score: Double
+
+    /// Makes an airing from its parts.
+    public init(id: String, recording: String, channel: String?, start: Double, end: Double,
+                wallclockStart: WallClockTime?, score: Double) {
+        self.id = id
+        self.recording = recording
+        self.channel = channel
+        self.start = start
+        self.end = end
+        self.wallclockStart = wallclockStart
+        self.score = score
+    }
 }
 
 /// Builds airings from stored detections.

@@ -13,7 +13,7 @@ public struct MergeSummary: Sendable, Equatable {
 }
 
 extension AiringsDatabase {
-    /// Copies another database's runs, recordings and detections into this one,
+    /// Copies another database's runs, recordings (with their coverage) and detections into this one,
     /// idempotently: merging the same input twice changes nothing the second time, and
     /// shards of one scan merge into exactly the rows of an unsharded scan.
     ///
@@ -76,15 +76,7 @@ extension AiringsDatabase {
             }
             try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [own.id])
         }
-        try db.execute(sql: """
-            INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
-                                    status, error, key_fingerprint, scan_uuid)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [recording.file.path, recording.file.size, recording.file.modificationTime,
-                             recording.file.fingerprint, recording.duration, recording.channel,
-                             recording.wallclockStart?.iso8601, recording.isDone ? "done" : "failed",
-                             recording.error, recording.keyFingerprint, scanUUID])
-        let id = db.lastInsertedRowID
+        let id = try AiringsDatabase.insert(db, recording, scanUUID: scanUUID)
         for d in detections {
             try db.execute(sql: """
                 INSERT INTO detections (recording_id, message, start, "end", score) VALUES (?, ?, ?, ?, ?)

@@ -119,20 +119,33 @@ public final class AiringsDatabase: Sendable {
             let analysis = try? outcome.get()
             var failure: String?
             if case .failure(let error) = outcome { failure = error.description }
-            try db.execute(sql: """
-                INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
-                                        status, error, key_fingerprint, scan_uuid)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [file.path, file.size, file.modificationTime, file.fingerprint, analysis?.duration,
-                                 channel, wallclockStart?.iso8601, analysis == nil ? "failed" : "done", failure,
-                                 keyFingerprint, runUUID])
-            let id = db.lastInsertedRowID
+            let row = StoredRecording(id: 0, file: file, duration: analysis?.duration, channel: channel,
+                                      wallclockStart: wallclockStart, isDone: analysis != nil, error: failure,
+                                      keyFingerprint: keyFingerprint, declaredDuration: analysis?.declaredDuration,
+                                      damage: analysis?.damage)
+            let id = try Self.insert(db, row, scanUUID: runUUID)
             for d in analysis?.detections ?? [] {
                 try db.execute(sql: """
                     INSERT INTO detections (recording_id, message, start, "end", score) VALUES (?, ?, ?, ?, ?)
                     """, arguments: [id, d.message, d.start, d.end, d.score])
             }
         }
+    }
+
+    /// Inserts one recording row (without its detections) and returns its row id; the one
+    /// place that writes the columns, for scans and merges alike.
+    static func insert(_ db: Database, _ recording: StoredRecording, scanUUID: String) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
+                                    status, error, key_fingerprint, scan_uuid, wallclock_end, declared_duration, damage)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [recording.file.path, recording.file.size, recording.file.modificationTime,
+                             recording.file.fingerprint, recording.duration, recording.channel,
+                             recording.wallclockStart?.iso8601, recording.isDone ? "done" : "failed", recording.error,
+                             recording.keyFingerprint, scanUUID,
+                             AiringsSchema.wallclockEnd(start: recording.wallclockStart, duration: recording.duration),
+                             recording.declaredDuration, recording.damage])
+        return db.lastInsertedRowID
     }
 
     /// Every stored recording, ordered by path.
@@ -170,9 +183,11 @@ public final class AiringsDatabase: Sendable {
         let file = RecordingFile(stored: row["path"], size: row["size"], modificationTime: row["mtime"], fingerprint: row["fingerprint"])
         let start: String? = row["wallclock_start"]
         let status: String = row["status"]
+        // A version 1 database opened read-only has no coverage columns: they read as nil.
         return StoredRecording(id: row["id"], file: file, duration: row["duration"], channel: row["channel"],
                                wallclockStart: start.flatMap(WallClockTime.init(iso8601:)), isDone: status == "done",
-                               error: row["error"], keyFingerprint: row["key_fingerprint"])
+                               error: row["error"], keyFingerprint: row["key_fingerprint"],
+                               declaredDuration: row["declared_duration"], damage: row["damage"])
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

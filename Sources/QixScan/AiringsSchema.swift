@@ -5,8 +5,9 @@ import GRDB
 /// The schema version lives in SQLite's `user_version`, so a database written by a newer
 /// QixKit is recognised and refused instead of being misread or altered.
 enum AiringsSchema {
-    /// The version this build writes and reads.
-    static let version = 1
+    /// The version this build writes and reads: 2 adds each recording's coverage
+    /// (`wallclock_end`, `declared_duration`, `damage`).
+    static let version = 2
 
     /// Creates every table of version 1 in an empty database.
     static func createVersion1(_ db: Database) throws {
@@ -48,7 +49,6 @@ enum AiringsSchema {
             """)
     }
 
-    /// Brings `db` to `version`, or refuses a database from a newer schema.
     /// The schema version of `db` (0 for an empty database), after refusing, without
     /// writing anything, a newer schema or another program's database.
     @discardableResult
@@ -67,11 +67,39 @@ enum AiringsSchema {
         return found
     }
 
+    /// Brings `db` to `version` step by step, in the caller's transaction, so an older
+    /// database is upgraded in place with its rows kept, or not at all.
     static func migrate(_ db: Database, subject: String) throws {
         let found = try check(db, subject: subject)
-        if found == 0 {
-            try createVersion1(db)
-            try db.execute(sql: "PRAGMA user_version = \(version)")
+        if found == version { return }
+        if found < 1 { try createVersion1(db) }
+        if found < 2 { try addCoverage(db) }
+        try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
+
+    /// Version 2: what each recording covers on the wall clock. `duration` already holds the
+    /// seconds decoded; a cut recording also keeps the length its header declared and the
+    /// reader's damage report. Rows of version 1 get their end from start and duration
+    /// (their damage was not recorded).
+    static func addCoverage(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE recordings ADD COLUMN wallclock_end TEXT;
+            ALTER TABLE recordings ADD COLUMN declared_duration REAL;
+            ALTER TABLE recordings ADD COLUMN damage TEXT;
+            """)
+        let spans = try Row.fetchAll(db, sql: """
+            SELECT id, wallclock_start, duration FROM recordings WHERE wallclock_start IS NOT NULL AND duration IS NOT NULL
+            """)
+        for row in spans {
+            let start: String = row["wallclock_start"]
+            guard let end = wallclockEnd(start: WallClockTime(iso8601: start), duration: row["duration"]) else { continue }
+            try db.execute(sql: "UPDATE recordings SET wallclock_end = ? WHERE id = ?", arguments: [end, row["id"] as Int64])
         }
+    }
+
+    /// The stored `wallclock_end`: the wall-clock time of the last decoded sample's end.
+    static func wallclockEnd(start: WallClockTime?, duration: Double?) -> String? {
+        guard let start, let duration else { return nil }
+        return start.adding(duration).iso8601
     }
 }

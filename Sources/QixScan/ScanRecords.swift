@@ -27,12 +27,16 @@ public struct RecordingAnalysis: Sendable, Equatable {
     public var detections: [ScanDetection]
     /// What a cut or damaged recording lost (it is scanned up to where it breaks), in one line.
     public var damage: String?
+    /// Seconds the recording's header declared, when it declared more than `duration` could
+    /// be decoded (a cut file): the span from `duration` to here was lost.
+    public var declaredDuration: Double?
 
     /// Makes an analysis.
-    public init(duration: Double, detections: [ScanDetection], damage: String? = nil) {
+    public init(duration: Double, detections: [ScanDetection], damage: String? = nil, declaredDuration: Double? = nil) {
         self.duration = duration
         self.detections = detections
         self.damage = damage
+        self.declaredDuration = declaredDuration
     }
 }
 
@@ -54,10 +58,14 @@ public struct StoredRecording: Sendable, Equatable {
     public var error: String?
     /// Fingerprint of the key the recording was scanned with.
     public var keyFingerprint: String
+    /// Seconds its header declared when more than `duration` was there (a cut recording).
+    public var declaredDuration: Double?
+    /// The reader's one-line report of what a damaged recording lost.
+    public var damage: String?
 
     /// Makes a stored recording record.
     public init(id: Int64, file: RecordingFile, duration: Double?, channel: String?, wallclockStart: WallClockTime?,
-                isDone: Bool, error: String?, keyFingerprint: String) {
+                isDone: Bool, error: String?, keyFingerprint: String, declaredDuration: Double? = nil, damage: String? = nil) {
         self.id = id
         self.file = file
         self.duration = duration
@@ -66,6 +74,21 @@ public struct StoredRecording: Sendable, Equatable {
         self.isDone = isDone
         self.error = error
         self.keyFingerprint = keyFingerprint
+        self.declaredDuration = declaredDuration
+        self.damage = damage
+    }
+
+    /// The wall-clock stretch whose audio was decoded, when start and length are known.
+    public var coveredSpan: ClosedRange<Double>? {
+        guard isDone, let start = wallclockStart?.secondsSinceEpoch, let duration else { return nil }
+        return start...(start + duration)
+    }
+
+    /// The stretch the recording was meant to cover: its decoded span, extended to the
+    /// declared length when it was cut short.
+    public var intendedSpan: ClosedRange<Double>? {
+        guard let covered = coveredSpan else { return nil }
+        return covered.lowerBound...max(covered.upperBound, covered.lowerBound + (declaredDuration ?? 0))
     }
 }
 

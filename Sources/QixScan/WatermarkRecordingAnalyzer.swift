@@ -36,7 +36,10 @@ public struct WatermarkRecordingAnalyzer: Sendable {
             ScanDetection(message: d.hex, start: Self.round(d.start, 1000), end: Self.round(d.end, 1000),
                           score: Self.round(d.score, 100))
         }
-        return RecordingAnalysis(duration: duration, detections: detections, damage: reader.damageReport)
+        // The span lost to a cut is what the header declared beyond what was decoded.
+        let declared = reader.damage?.declaredEnd.flatMap { $0 > duration ? Self.round($0, 1000) : nil }
+        return RecordingAnalysis(duration: duration, detections: detections, damage: reader.damageReport,
+                                 declaredDuration: declared)
     }
 
     static func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }

@@ -15,9 +15,14 @@ struct ReportCommand: ParsableCommand {
             across the boundary of consecutive recordings of one channel. Airings are ordered \
             by recording path, then start. With --json, one object per airing per line: \
             {"id", "recording", "channel", "start", "end", "wallclock_start", "score"}; with --by, \
-            one line per group instead: {"id"|"channel"|"day", "airings", "seconds"}. \
+            one line per group instead: {"id"|"channel"|"day", "airings", "seconds"}. With \
+            --coverage, one line per channel (every channel scanned, with airings or not): \
+            {"channel", "start", "end", "recordings", "failed", "monitored_seconds", \
+            "monitored_hours", "gap_seconds", "gaps": [{"start", "end", "seconds", "cause"}], \
+            "airings", "airings_per_hour"}; --csv gives a row per channel and a row per gap. \
             --from/--to keep airings whose wall-clock start lies in [from, to) (ISO 8601, UTC \
-            unless an offset is given); airings of recordings without a known start are then left out.
+            unless an offset is given); airings of recordings without a known start are then left out, \
+            and --coverage counts only that period (its uncovered ends are gaps).
             """)
 
     /// How counts are grouped.
@@ -49,10 +54,20 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "List the recordings whose scan failed, with the reason, instead of airings.")
     var failures = false
 
+    @Flag(help: "Each channel's monitored hours, gaps and airings per hour instead of airings (every channel, airings or not).")
+    var coverage = false
+
+    @Option(name: .customLong("min-gap"), parsing: .unconditional,
+            help: "With --coverage and --html, list gaps of at least this many seconds (default 1).")
+    var minimumGap: Double = 1
+
     @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
         if json && csv { throw ValidationError("--json and --csv exclude each other") }
+        if coverage && by != nil { throw ValidationError("--coverage and --by exclude each other") }
+        if coverage && failures { throw ValidationError("--coverage and --failures exclude each other") }
+        if !minimumGap.isFinite || minimumGap < 0 { throw ValidationError("--min-gap must be a number of seconds, 0 or more") }
     }
 
     func run() throws {
@@ -83,13 +98,18 @@ struct ReportCommand: ParsableCommand {
                 return (lower.map { start >= $0 } ?? true) && (upper.map { start < $0 } ?? true)
             }
         }
+        // Every channel scanned, with what it proves was monitored, for --coverage and the page.
+        let channels = CoverageBuilder.channels(try store.recordings(), airings: airings, from: lower, to: upper,
+                                                minimumGap: minimumGap)
         if let html {
-            let page = AiringsTimelinePage.render(airings, title: "Airings in \(database)")
+            let page = AiringsTimelinePage.render(airings, coverage: channels, title: "Airings in \(database)")
             let writer = try FileIO.AtomicWriter(html)
             try writer.write(page)
             try writer.commit()
         }
-        if let by {
+        if coverage {
+            printCoverage(channels)
+        } else if let by {
             printCounts(airings, by: by)
         } else if json {
             for a in airings { print(Self.json(a)) }
@@ -122,6 +142,17 @@ struct ReportCommand: ParsableCommand {
         line.add("wallclock_start", a.wallclockStart?.iso8601)
         line.add("score", a.score)
         return line.string
+    }
+
+    private func printCoverage(_ channels: [ChannelCoverage]) {
+        if json {
+            for c in channels { print(CoverageOutput.json(c)) }
+        } else if csv {
+            print(CoverageOutput.csvHeader)
+            for c in channels { CoverageOutput.csv(c).forEach { print($0) } }
+        } else {
+            for c in channels { CoverageOutput.text(c).forEach { print($0) } }
+        }
     }
 
     private func printCounts(_ airings: [Airing], by grouping: Grouping) {

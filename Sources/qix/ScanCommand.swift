@@ -15,9 +15,10 @@ struct ScanCommand: ParsableCommand {
             re-scanned. Each recording is committed on its own, so an interrupted scan loses \
             only the recordings in flight: just run it again. Channel and wall-clock start come \
             from a sidecar RECORDING.json ({"channel": "...", "start": "ISO 8601"}) or from the \
-            file name through --name-pattern (UTC). Shards: --shard K/N, or set automatically \
-            from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX with \
-            --shard-count; give each shard its own database and combine them with 'qix merge'. \
+            file name through --name-pattern (UTC). Shards: --shard K/N (K from 1 to N), or \
+            --shard-count N with SLURM_ARRAY_TASK_ID (task K scans shard K/N, so submit \
+            --array=1-N or any subset: stepped, sparse, re-submitted) or JOB_COMPLETION_INDEX \
+            (0 to N-1); give each shard its own database and combine them with 'qix merge'. \
             Exit 1 when any recording failed (they are stored with their error: 'qix report --failures').
             """)
 
@@ -36,7 +37,7 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "Scan only share K of N (1-based), e.g. 2/8.")
     var shard: String?
 
-    @Option(parsing: .unconditional, help: "Number of shards when the index comes from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.")
+    @Option(parsing: .unconditional, help: "Number of shards N when the index comes from SLURM_ARRAY_TASK_ID (1 to N) or JOB_COMPLETION_INDEX (0 to N-1).")
     var shardCount: Int?
 
     @Option(help: "File-name layout giving channel and UTC start, with {channel} {YYYY} {MM} {DD} {hh} {mm} {ss} and *.")
@@ -54,14 +55,30 @@ struct ScanCommand: ParsableCommand {
         if let shardCount, shardCount < 1 { throw ValidationError("--shard-count must be at least 1") }
     }
 
+    /// The shard to scan: `--shard K/N` wins over the scheduler's variables; a
+    /// `--shard-count` with no index to go with it is refused rather than scanning everything.
+    static func shard(_ text: String?, count: Int?, environment: [String: String]) throws -> ScanShard {
+        if let text {
+            let parsed = try ScanShard(parsing: text)
+            if let count, count != parsed.count {
+                throw CommandFailure("invalid shard", "--shard-count", "\(count) contradicts --shard \(text)")
+            }
+            return parsed
+        }
+        if let fromScheduler = try ScanShard.fromEnvironment(environment, shardCount: count) { return fromScheduler }
+        if let count {
+            throw CommandFailure("invalid shard", "--shard-count",
+                                 "\(count) shards, but no index: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set (by hand, use --shard K/\(count))")
+        }
+        return .whole
+    }
+
     func run() throws {
         StandardError.quiet = quiet
         let expected = try ExpectOption.parse(expect)
         let watermarkKey = try KeyOption.load(key)
         let pattern = try RecordingNamePattern(namePattern)
-        let chosenShard = try shard.map(ScanShard.init(parsing:))
-            ?? ScanShard.fromEnvironment(ProcessInfo.processInfo.environment, shardCount: shardCount)
-            ?? shardCount.map { _ in ScanShard.whole } ?? .whole
+        let chosenShard = try Self.shard(shard, count: shardCount, environment: ProcessInfo.processInfo.environment)
         let catalog = RecordingCatalog(inputs: paths)
         for problem in catalog.problems { StandardError.error(problem) }
         let selected = catalog.paths.filter(chosenShard.contains)

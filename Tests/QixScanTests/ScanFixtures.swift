@@ -16,22 +16,27 @@ enum ScanFixtures {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    /// An analyzer that reads the file's text: lines `ID START END` become detections and
-    /// `duration D` sets the length; `fail` makes it throw. It stands in for the watermark
-    /// detector so the store, skip and merge logic can be tested in isolation.
+    /// An analyzer that reads the file's text: lines `ID START END` become detections,
+    /// `duration D` sets the length and `declared D` the length a cut file's header claims;
+    /// `fail` makes it throw. It stands in for the watermark detector so the store, skip,
+    /// merge and coverage logic can be tested in isolation.
     static let textAnalyzer: RecordingScanner.Analyzer = { path in
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var duration = 0.0
+        var declared: Double?
         var detections: [ScanDetection] = []
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.first == "fail" { throw ScanError("cannot read audio", path, "not an audio file") }
             if parts.first == "duration", parts.count == 2 { duration = Double(parts[1]) ?? 0; continue }
+            if parts.first == "declared", parts.count == 2 { declared = Double(parts[1]); continue }
             if parts.count == 3, let start = Double(parts[1]), let end = Double(parts[2]) {
                 detections.append(ScanDetection(message: String(parts[0]), start: start, end: end, score: 10))
             }
         }
-        return RecordingAnalysis(duration: duration, detections: detections)
+        return RecordingAnalysis(duration: duration, detections: detections,
+                                 damage: declared.map { "\(path): truncated input: cut at \(duration) s of \($0) s" },
+                                 declaredDuration: declared)
     }
 
     /// A scan run record for tests.

@@ -30,11 +30,18 @@ struct QixProcess {
         return url.path
     }
 
-    /// Runs `qix arguments...`, feeding `stdin` bytes, in `directory`.
+    /// Scheduler variables that choose a scan's shard: never inherited from the test run (a
+    /// test suite run inside a Slurm array task must not shard its own scans).
+    static let schedulerVariables = ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX",
+                                     "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_STEP", "JOB_COMPLETION_INDEX"]
+
+    /// Runs `qix arguments...`, feeding `stdin` bytes, in `directory`, with `environment`
+    /// set over this process's environment.
     ///
     /// Streams go through temporary files rather than pipes, so that no amount of
     /// input or output can deadlock the test against the child.
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: String? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: String? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let scratch = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let inPath = "\(scratch)/stdin", outPath = "\(scratch)/stdout", errPath = "\(scratch)/stderr"
@@ -49,6 +56,9 @@ struct QixProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        for name in schedulerVariables { inherited[name] = nil }
+        process.environment = inherited.merging(environment) { _, given in given }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = input
         process.standardOutput = output

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Demonstrates the Slurm path for real on one machine: starts a local single-node Slurm
-# (slurm-local.sh), generates a small archive with marked spots, scans it as a 2-task job
-# array, merges the shard databases and checks they equal one unsharded scan.
-# Needs root, slurm-wlm, munge and sox (apt-get install -y slurm-wlm munge sox), and a
-# release build: swift build -c release.
+# (slurm-local.sh), generates a small archive with marked spots, scans it with job arrays of
+# every layout (stepped 1-8:2 then 2-8:2; sparse 2,5,9 then the rest of 10; 1-8 with two
+# shards lost and re-submitted as 3,7), merges each layout's shard databases and checks that
+# every merge holds exactly the rows, airings and coverage of one unsharded scan.
+# Needs root, slurm-wlm, munge and sox (apt-get install -y slurm-wlm munge sox), python3, and a
+# build: swift build -c release (or QIX=/path/to/qix for another build).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-qix="$repo/.build/release/qix"
-[ -x "$qix" ] || { echo "slurm-demo: build first: swift build -c release" >&2; exit 1; }
+qix=${QIX:-$repo/.build/release/qix}
+[ -x "$qix" ] || { echo "slurm-demo: build first: swift build -c release (or set QIX)" >&2; exit 1; }
 work=$(mktemp -d /tmp/qix-slurm-demo.XXXXXX)
 cluster="$work/cluster"
 trap 'bash "$repo/docs/distributed/slurm-local.sh" stop "$cluster"' EXIT
-export PATH="$repo/.build/release:$PATH"
+export PATH="$(dirname "$qix"):$PATH"
 
 echo "== archive in $work/archive" >&2
 mkdir -p "$work/archive" "$work/parts" "$work/out"
@@ -45,21 +47,77 @@ bash "$repo/docs/distributed/slurm-local.sh" start "$cluster"
 export SLURM_CONF="$cluster/slurm.conf"
 sinfo
 
-echo "== sbatch --array=1-2 (waits for the array)" >&2
-cd "$work/out"
-sbatch --wait --array=1-2 --cpus-per-task=1 "$repo/docs/distributed/scan-array.sbatch" "$work/archive" "$work/out" "$work/campaign.key"
-for log in "$work"/out/qix-scan-*.log; do echo "--- $(basename "$log")"; cat "$log"; done
-qix merge "$work/out/airings.sqlite" "$work"/out/shard-*.sqlite
+# Everything a database holds about the archive: every recording row but its row id and the
+# run that wrote it, then every detection with its recording's path.
+dump() {
+  python3 - "$1" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+columns = [r[1] for r in db.execute("PRAGMA table_info(recordings)") if r[1] not in ("id", "scan_uuid")]
+for row in db.execute(f"SELECT {', '.join(columns)} FROM recordings ORDER BY path"):
+    print(row)
+for row in db.execute('SELECT r.path, d.message, d.start, d."end", d.score FROM detections d '
+                      'JOIN recordings r ON r.id = d.recording_id ORDER BY r.path, d.start, d.message'):
+    print(row)
+PY
+}
+# The three views that must be equal to the unsharded scan's: rows, airings, coverage.
+views() {
+  dump "$1"
+  qix report "$1" --json
+  qix report "$1" --coverage --json
+}
 
 echo "== unsharded reference scan" >&2
 qix scan "$work/archive" --db "$work/whole.sqlite" --key "$work/campaign.key" --quiet
-qix report "$work/out/airings.sqlite" --json > "$work/merged.jsonl"
-qix report "$work/whole.sqlite" --json > "$work/whole.jsonl"
-cat "$work/merged.jsonl"
-if cmp -s "$work/merged.jsonl" "$work/whole.jsonl" && [ "$(wc -l < "$work/merged.jsonl")" -eq 4 ]; then
-  echo "slurm-demo: OK: 2 array tasks + merge = the unsharded scan ($(wc -l < "$work/merged.jsonl") airings)"
-else
-  echo "slurm-demo: FAILED: merged shards differ from the unsharded scan" >&2
-  diff "$work/merged.jsonl" "$work/whole.jsonl" >&2 || true
-  exit 1
+views "$work/whole.sqlite" > "$work/whole.txt"
+qix report "$work/whole.sqlite" --json
+[ "$(qix report "$work/whole.sqlite" --json | wc -l)" -eq 4 ] || { echo "slurm-demo: FAILED: the reference scan lacks airings" >&2; exit 1; }
+
+# One array of LAYOUT: sbatch --wait --array=SPEC for SHARDS shards into OUT.
+submit() {  # out, shards, spec
+  echo "== sbatch --array=$3 (shards: $2)" >&2
+  (cd "$1" && sbatch --wait --array="$3" --cpus-per-task=1 "$repo/docs/distributed/scan-array.sbatch" \
+     "$work/archive" "$1" "$2" "$work/campaign.key")
+}
+# Merges OUT's shard databases and compares them with the unsharded scan.
+check() {  # name, out
+  qix merge "$2/airings.sqlite" "$2"/shard-*.sqlite
+  views "$2/airings.sqlite" > "$2/merged.txt"
+  if cmp -s "$2/merged.txt" "$work/whole.txt"; then
+    echo "slurm-demo: OK: $1: merged shards = the unsharded scan ($(ls "$2"/shard-*.sqlite | wc -l) shard databases)"
+  else
+    echo "slurm-demo: FAILED: $1: merged shards differ from the unsharded scan" >&2
+    diff "$2/merged.txt" "$work/whole.txt" >&2 || true
+    exit 1
+  fi
+}
+
+mkdir -p "$work/stepped" "$work/sparse" "$work/resubmitted"
+submit "$work/stepped" 8 1-8:2
+submit "$work/stepped" 8 2-8:2
+check "stepped 1-8:2 + 2-8:2 of 8" "$work/stepped"
+
+submit "$work/sparse" 10 2,5,9
+submit "$work/sparse" 10 1,3-4,6-8,10
+check "sparse 2,5,9 + the rest of 10" "$work/sparse"
+
+submit "$work/resubmitted" 8 1-8
+# Lose the databases of two shards that hold recordings (which ones do depends on the paths),
+# as when their tasks fail, and re-submit just those indices.
+lost=""
+for k in $(seq 1 8); do
+  n=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM recordings").fetchone()[0])' "$work/resubmitted/shard-$k.sqlite")
+  if [ "$n" -gt 0 ] && [ "$(echo "$lost" | tr ',' '\n' | grep -c .)" -lt 2 ]; then lost=${lost:+$lost,}$k; fi
+done
+for k in ${lost//,/ }; do rm -f "$work/resubmitted/shard-$k.sqlite"*; done
+submit "$work/resubmitted" 8 "$lost"
+check "1-8 with shards $lost lost, re-submitted as --array=$lost" "$work/resubmitted"
+
+# An index outside 1..8 is refused, never wrapped onto another shard.
+mkdir -p "$work/outside"
+if (cd "$work/outside" && sbatch --wait --array=9 "$repo/docs/distributed/scan-array.sbatch" "$work/archive" "$work/outside" 8 "$work/campaign.key"); then
+  echo "slurm-demo: FAILED: array task 9 of 8 shards was accepted" >&2; exit 1
 fi
+grep -h "qix: error" "$work"/outside/qix-scan-*.log
+echo "slurm-demo: OK: array task 9 of 8 shards refused"
