@@ -60,10 +60,10 @@ def main():
     for i, clip in enumerate(["a05_speech_en-audiobook_librivox-austen.flac", "a09_ambience_cc0_sonicpi-vinyl-glass.flac",
                               "a06_speech_cs-dialogue_fillets-airplane.flac"]):
         sources.append(os.path.join(parts, f"bed{i}.wav"))
-        sh("sox", os.path.join(CLIPS, clip), "-r", str(RATE), "-c", "1", sources[-1], "norm", "-6")
-    sh("sox", *sources, bed, "repeat", "60")
+        sh("sox", "-R", os.path.join(CLIPS, clip), "-r", str(RATE), "-c", "1", sources[-1], "norm", "-6")
+    sh("sox", "-R", *sources, bed, "repeat", "60")
     crowd = os.path.join(parts, "crowd.wav")
-    sh("sox", os.path.join(CLIPS, "a07_crowd_stadium_etw.flac"), "-r", str(RATE), "-c", "1", crowd, "norm", "-16")
+    sh("sox", "-R", os.path.join(CLIPS, "a07_crowd_stadium_etw.flac"), "-r", str(RATE), "-c", "1", crowd, "norm", "-16")
 
     attacks = ["clean", "speed", "band", "crowd"]
     hosts = ["a01_music_rock_sectoid_metal-madness.flac", "a02_music_orchestral_wesnoth_heroes-rite.flac",
@@ -89,25 +89,25 @@ def main():
             spot = os.path.join(parts, f"s{spot_index}.wav")
             effect = {"clean": [], "speed": ["speed", "1.02"], "band": ["sinc", "300-3400", "gain", "-10"],
                       "crowd": []}[attack]
-            sh("sox", marked, "-r", str(RATE), "-c", "1", spot, "trim", "2", str(SPOT), *effect)
+            sh("sox", "-R", marked, "-r", str(RATE), "-c", "1", spot, "trim", "2", str(SPOT), *effect)
             if attack == "crowd":
                 mixed = spot + ".crowd.wav"
-                sh("sox", "-m", spot, crowd, mixed, "trim", "0", str(SPOT))
+                sh("sox", "-R", "-m", spot, crowd, mixed, "trim", "0", str(SPOT))
                 os.replace(mixed, spot)
             length = float(subprocess.run(["soxi", "-D", spot], capture_output=True, text=True).stdout)
             bed_part = os.path.join(parts, f"{channel}_{len(segs):04d}.wav")
-            sh("sox", bed, bed_part, "trim", str(cursor % 1800), str(at - cursor))
+            sh("sox", "-R", bed, bed_part, "trim", str(cursor % 1800), str(at - cursor))
             segs += [bed_part, spot]
             cursor = at + length
             expected.append({"id": message, "channel": channel, "start": at, "attack": attack})
         tail = os.path.join(parts, f"{channel}_{len(segs):04d}.wav")
-        sh("sox", bed, tail, "trim", str(cursor % 1800), str(day - cursor))
+        sh("sox", "-R", bed, tail, "trim", str(cursor % 1800), str(day - cursor))
         segs.append(tail)
         whole = os.path.join(parts, f"{channel}_day.wav")
-        sh("sox", *segs, whole)
+        sh("sox", "-R", *segs, whole)
         for h in range(a.hours):
             name = f"{channel}_20261121_{10 + h:02d}0000"
-            sh("sox", whole, os.path.join(archive, name + ".flac"), "trim", str(h * 3600), "3600")
+            sh("sox", "-R", whole, os.path.join(archive, name + ".flac"), "trim", str(h * 3600), "3600")
             print(f"archive_check: {name}.flac", file=sys.stderr)
         for f in segs + [whole]:
             if f.startswith(parts) and os.path.basename(f).startswith(channel):
@@ -173,19 +173,24 @@ def clip(prefix):
 def boundary_spot(a, work, n, rng):
     """Builds spot n inside its recording; returns (recording path, truth dict)."""
     key, message = os.path.join(work, f"k{n}.key"), f"{rng.getrandbits(32):08x}"
-    if os.path.exists(key):
-        os.remove(key)
-    sh(a.qix, "keygen", key, "-q")
+    # The key from the seed too, so that a run repeats exactly (written as keygen does).
+    with open(os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(f"{rng.getrandbits(128):032x}\n")
     host, bed = rng.sample(MUSIC_AND_SPEECH, 2)
     length, before, after = rng.uniform(15, 60), rng.uniform(10, 40), rng.uniform(10, 40)
     looped, marked = os.path.join(work, "host.wav"), os.path.join(work, "marked.wav")
-    sh("sox", clip(host), "-r", "44100", "-c", "2", looped, "repeat", "4", "trim", "0", f"{length:.3f}")
+    # Spots are edited tight: a host's lead-in and tail of silence (a04 opens with 0.8 s at
+    # -80 dB) hold no mark to find, so they are not part of the spot.
+    tight = os.path.join(work, "tight.wav")
+    sh("sox", "-R", clip(host), "-r", "44100", "-c", "2", tight, "silence", "1", "0.02", "-60d", "reverse",
+       "silence", "1", "0.02", "-60d", "reverse")
+    sh("sox", "-R", tight, looped, "repeat", "4", "trim", "0", f"{length:.3f}")
     sh(a.qix, "embed", looped, marked, "--message", message, "--key", key, "--force", "-q")
     pre, post = os.path.join(work, "pre.wav"), os.path.join(work, "post.wav")
-    sh("sox", clip(bed), "-r", "44100", "-c", "2", pre, "repeat", "3", "trim", "0", f"{before:.3f}")
-    sh("sox", clip(bed), "-r", "44100", "-c", "2", post, "repeat", "3", "trim", "3", f"{after:.3f}")
+    sh("sox", "-R", clip(bed), "-r", "44100", "-c", "2", pre, "repeat", "3", "trim", "0", f"{before:.3f}")
+    sh("sox", "-R", clip(bed), "-r", "44100", "-c", "2", post, "repeat", "3", "trim", "3", f"{after:.3f}")
     recording = os.path.join(work, "recording.wav")
-    sh("sox", pre, marked, post, recording)
+    sh("sox", "-R", pre, marked, post, recording)
     start = float(subprocess.run(["soxi", "-D", pre], capture_output=True, text=True).stdout)
     end = start + float(subprocess.run(["soxi", "-D", marked], capture_output=True, text=True).stdout)
     attack = "mp3_128" if n % 2 else "clean"
@@ -217,6 +222,9 @@ def boundaries(a):
         ends.append(hits[0]["end"] - truth["end"])
         if max(abs(starts[-1]), abs(ends[-1])) > a.tolerance:
             failures.append(f"{truth}: found {hits[0]['start']:.3f}-{hits[0]['end']:.3f} s")
+            if a.keep:  # kept with its key, to look at
+                shutil.copy(recording, os.path.join(work, f"failed{n}" + os.path.splitext(recording)[1]))
+                shutil.copy(truth["key"], os.path.join(work, f"failed{n}.key"))
         if (n + 1) % 20 == 0:
             print(f"archive_check: {n + 1}/{a.boundaries} spots", file=sys.stderr)
     if not a.keep:
