@@ -24,7 +24,7 @@ final class World {
     /// Last step's contacts (warm starting), the lookup into them, and this step's candidate pairs.
     var oldContacts: [ContactConstraint] = []
     var pairTable = PairTable()
-    var broadPhase = BroadPhase()
+    let broadPhase = BroadPhase()
     var pairs: [SIMD2<Int32>] = []
     var contactSolver = ContactSolver()
     /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
