@@ -51,9 +51,18 @@ extension World {
         }
     }
 
+    /// The step's contacts, in stages: last step's contacts kept for warm starting, the
+    /// candidate pairs, then the narrow phase that turns them into contacts.
     func findContacts() {
-        // `contacts` keeps the records of the step before last: the narrow phase overwrites them
-        // in place (refilling them from empty would copy a filler record per contact).
+        keepLastStepContacts()
+        findCandidatePairs()
+        findContactsOfPairs()
+    }
+
+    /// Last step's contacts become `oldContacts`, with their point ids and the pair table that
+    /// finds them. `contacts` keeps the records of the step before last: the narrow phase
+    /// overwrites them in place (refilling them from empty would copy a filler record per contact).
+    private func keepLastStepContacts() {
         swap(&contacts, &oldContacts)
         swap(&contactPointIDs, &oldContactPointIDs)
         if oldContactPointIDs.count != oldContacts.count {
@@ -63,6 +72,11 @@ extension World {
         // Last step's keys stand for last step's contacts (rebuilt from them if they do not match).
         if contactKeys.count != oldContacts.count { contactKeys = oldContacts.map(\.key) }
         contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, bodyCount: bodyCount) }
+    }
+
+    /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
+    /// movable item of its group whose box overlaps the boundary's.
+    private func findCandidatePairs() {
         pairs.removeAll(keepingCapacity: true)
         let items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
@@ -81,55 +95,63 @@ extension World {
                 }
             }
         }
-        // Narrow phase into local arrays sized for every pair, written through pointers and
-        // cut to the contacts found (no append, uniqueness or exclusivity check per contact).
+    }
+
+    /// The narrow phase into the step's contact arrays, sized for every pair, written through
+    /// pointers and cut to the contacts found (no append, uniqueness or exclusivity check per
+    /// contact); the arrays keep their storage from step to step.
+    private func findContactsOfPairs() {
         let pairCount = pairs.count
-        var found = contacts
+        var found = contacts, keys = contactKeys, touching = stepTouchingKeys, ids = contactPointIDs
         contacts = []
-        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
-        var keys = contactKeys
         contactKeys = []
-        keys.setCount(pairCount, filler: 0)
-        var touching = stepTouchingKeys
         stepTouchingKeys = []
-        touching.setCount(pairCount, filler: 0)
-        var ids = contactPointIDs
         contactPointIDs = []
+        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        keys.setCount(pairCount, filler: 0)
+        touching.setCount(pairCount, filler: 0)
         ids.setCount(pairCount, filler: .zero)
-        var counts = (found: 0, touching: 0)
+        let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
+            touching.withUnsafeMutableBufferPointer { tp in ids.withUnsafeMutableBufferPointer { ip in
+                narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ip.baseAddress!, tp.baseAddress!))
+            } }
+        } }
+        found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        keys.setCount(counts.found, filler: 0)
+        touching.setCount(counts.touching, filler: 0)
+        ids.setCount(counts.found, filler: .zero)
+        contactPointIDs = ids
+        contacts = found
+        contactKeys = keys
+        stepTouchingKeys = touching
+    }
+
+    /// Runs `narrowPhase` on the world's arrays: the shapes (as given and placed), bodies,
+    /// colliders, candidate pairs, last step's contacts and the C box lanes' scratch.
+    private func narrowPhase(into out: NarrowPhaseOutput) -> (found: Int, touching: Int) {
         vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
             placedVertices.withUnsafeBufferPointer { pvp in placedNormals.withUnsafeBufferPointer { pnp in
                 guard let V = vp.baseAddress, let N = np.baseAddress, let PV = pvp.baseAddress, let PN = pnp.baseAddress
-                else { return }
+                else { return (0, 0) }
                 let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: PV, placedNormals: PN)
-                boxManifolds.withBatch(capacity: World.narrowChunk, vertices: PV, normals: PN) { boxes in
+                return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: PV, normals: PN) { boxes in
                     bodies.withUnsafeBufferPointer { bp in colliders.withUnsafeBufferPointer { cp in
                         oldContactPointIDs.withUnsafeBufferPointer { op in pairs.withUnsafeBufferPointer { pp in
                             pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: op.count) { impulses in
-                                found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
-                                    touching.withUnsafeMutableBufferPointer { tp in ids.withUnsafeMutableBufferPointer { ip in
-                                        let old = OldContacts(lookup: lookup, pointIDs: op, impulses: impulses)
-                                        counts = World.narrowPhase(
-                                            pp, bp.baseAddress!, cp.baseAddress!, shapes, boxes, old,
-                                            into: (fp.baseAddress!, kp.baseAddress!, ip.baseAddress!, tp.baseAddress!))
-                                    } }
-                                } }
+                                let old = OldContacts(lookup: lookup, pointIDs: op, impulses: impulses)
+                                return World.narrowPhase(pp, bp.baseAddress!, cp.baseAddress!, shapes, boxes, old, into: out)
                             } }
                         } }
                     } }
                 }
             } }
         } }
-        let foundCount = counts.found, touchingCount = counts.touching
-        found.setCount(foundCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
-        keys.setCount(foundCount, filler: 0)
-        touching.setCount(touchingCount, filler: 0)
-        ids.setCount(foundCount, filler: .zero)
-        contactPointIDs = ids
-        contacts = found
-        contactKeys = keys
-        stepTouchingKeys = touching
     }
+
+    /// Where the narrow phase writes, in pair order: contact records, their keys, their point
+    /// ids, and the keys of the touching ones.
+    typealias NarrowPhaseOutput = (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
+                                   pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
 
     /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
     /// first-level cache between the lanes writing and the contacts reading them.
@@ -150,8 +172,7 @@ extension World {
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
         _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: OldContacts,
-        into out: (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
-                   pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
+        into out: NarrowPhaseOutput
     ) -> (found: Int, touching: Int) {
         let C = colliders
         var found = 0, touching = 0
@@ -202,26 +223,12 @@ extension World {
         let A = colliders + a, Bb = colliders + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return false }
         if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return false }
-        let startA = Int(A.pointee.shapeStart), countA = Int(A.pointee.shapeCount)
-        let startB = Int(Bb.pointee.shapeStart), countB = Int(Bb.pointee.shapeCount)
         let m: Manifold
         if let box {
             // Two rectangles (most pairs): the same manifold from the C lanes, same bits.
             m = box
-        } else if countA != 1 && countB != 1 {
-            // Polygons and segments: the shapes were placed once for the step (same operations
-            // as `Collide.polygons`, so the same bits).
-            m = Collide.clipPolygons(shapes.placedVertices + startA, shapes.placedNormals + startA, countA,
-                                     shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
-                                     margin: PhysicsConstants.speculativeDistance)
         } else {
-            // Circles: from the body frames (their radius and placement are not in the collider).
-            let bodyA = bodies + a, bodyB = bodies + b
-            let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
-                                 radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
-            let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
-                                 radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
-            m = Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
+            m = manifold(a, b, bodies, colliders, shapes)
         }
         if m.count == 0 { return false }
         let centerA = A.pointee.center, centerB = Bb.pointee.center
@@ -233,22 +240,7 @@ extension World {
                               separation: m.p1.separation, id: m.p1.id)
         }
         if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
-            let o = old.pointIDs[previous]
-            let oldCount = Int(o[2])
-            let id0 = o[0], id1 = o[1]
-            for k in 0..<m.count {
-                let id = k == 0 ? p0.id : p1.id
-                for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
-                    let (normal, tangent) = impulses.of(previous, point: ok)
-                    if k == 0 {
-                        p0.normalImpulse = normal
-                        p0.tangentImpulse = tangent
-                    } else {
-                        p1.normalImpulse = normal
-                        p1.tangentImpulse = tangent
-                    }
-                }
-            }
+            warmStart(&p0, &p1, count: m.count, from: previous, pointIDs: old.pointIDs[previous], impulses)
         }
         c.initialize(to: ContactConstraint(
             a: a, b: b, key: World.pairKey(a, b), normal: m.normal,
@@ -256,5 +248,49 @@ extension World {
             restitution: max(A.pointee.restitution, Bb.pointee.restitution), pointCount: m.count, p0: p0, p1: p1,
             touching: min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop))
         return true
+    }
+
+    /// The manifold of bodies `a` and `b` on the Swift path (every pair but two rectangles).
+    @inline(__always)
+    private static func manifold(_ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
+                                 _ shapes: ShapeArrays) -> Manifold {
+        let startA = Int(colliders[a].shapeStart), countA = Int(colliders[a].shapeCount)
+        let startB = Int(colliders[b].shapeStart), countB = Int(colliders[b].shapeCount)
+        if countA != 1 && countB != 1 {
+            // Polygons and segments: the shapes were placed once for the step (same operations
+            // as `Collide.polygons`, so the same bits).
+            return Collide.clipPolygons(shapes.placedVertices + startA, shapes.placedNormals + startA, countA,
+                                        shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
+                                        margin: PhysicsConstants.speculativeDistance)
+        }
+        // Circles: from the body frames (their radius and placement are not in the collider).
+        let bodyA = bodies + a, bodyB = bodies + b
+        let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
+                             radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
+        let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
+                             radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
+        return Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
+    }
+
+    /// Gives the new points `p0` and (with `count` 2) `p1` the impulses of last step's contact
+    /// `previous` at the points with the same feature id (`pointIDs`: id0, id1, count).
+    @inline(__always)
+    private static func warmStart(_ p0: inout ContactPoint, _ p1: inout ContactPoint, count: Int, from previous: Int,
+                                  pointIDs o: SIMD4<UInt32>, _ impulses: ContactSolver.Impulses) {
+        let oldCount = Int(o[2])
+        let id0 = o[0], id1 = o[1]
+        for k in 0..<count {
+            let id = k == 0 ? p0.id : p1.id
+            for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
+                let (normal, tangent) = impulses.of(previous, point: ok)
+                if k == 0 {
+                    p0.normalImpulse = normal
+                    p0.tangentImpulse = tangent
+                } else {
+                    p1.normalImpulse = normal
+                    p1.tangentImpulse = tangent
+                }
+            }
+        }
     }
 }
