@@ -6,48 +6,57 @@ extension World {
     /// items' bounding boxes from the placed vertices and copies what the narrow phase reads of
     /// each body into its `Collider`.
     func updateBounds() {
-        let margin = PhysicsConstants.speculativeDistance
         placedVertices.setCount(vertices.count, filler: .zero)
         placedNormals.setCount(normals.count, filler: .zero)
         colliders.setCount(bodies.count, filler: Collider())
+        let out = (vertices: placedVertices.base, normals: placedNormals.base, colliders: colliders.base)
+        let boundaries = boundaryBodies, items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
             vertices.withUnsafeBufferPointer { vp in
                 normals.withUnsafeBufferPointer { np in
-                    placedVertices.withUnsafeMutableBufferPointer { pv in
-                        placedNormals.withUnsafeMutableBufferPointer { pn in
-                            colliders.withUnsafeMutableBufferPointer { cp in
-                                // Through pointers: a copy of the large Body record costs a memcpy.
-                                for i in boundaryBodies {
-                                    let b = bp.baseAddress! + Int(i)
-                                    let xf = b.pointee.transform
-                                    for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                                        pv[k] = xf.apply(vp[k])
-                                        pn[k] = xf.q.rotate(np[k])
-                                    }
-                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
-                                }
-                                for i in itemBodies {
-                                    let b = bp.baseAddress! + Int(i)
-                                    let xf = b.pointee.transform
-                                    var lo = Vector2(Double.infinity, Double.infinity)
-                                    var hi = Vector2(-Double.infinity, -Double.infinity)
-                                    for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                                        let p = xf.apply(vp[k])
-                                        pv[k] = p
-                                        pn[k] = xf.q.rotate(np[k])
-                                        lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
-                                        hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
-                                    }
-                                    let r = b.pointee.radius + margin
-                                    b.pointee.lower = Vector2(lo.x - r, lo.y - r)
-                                    b.pointee.upper = Vector2(hi.x + r, hi.y + r)
-                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
-                                }
-                            }
-                        }
-                    }
+                    guard let B = bp.baseAddress, let V = vp.baseAddress, let N = np.baseAddress else { return }
+                    World.placeShapes(boundaries: boundaries, items: items, B, V, N, into: out)
                 }
             }
+        }
+    }
+
+    /// `updateBounds` on pointers (passed in, so the loops keep them in registers while they
+    /// write through them).
+    private static func placeShapes(
+        boundaries: [Int32], items: [Int32], _ bodies: UnsafeMutablePointer<Body>, _ vertices: UnsafePointer<Vector2>,
+        _ normals: UnsafePointer<Vector2>,
+        into out: (vertices: UnsafeMutablePointer<Vector2>, normals: UnsafeMutablePointer<Vector2>,
+                   colliders: UnsafeMutablePointer<Collider>)
+    ) {
+        let margin = PhysicsConstants.speculativeDistance
+        let pv = out.vertices, pn = out.normals, cp = out.colliders
+        // Through pointers: a copy of the large Body record costs a memcpy.
+        for i in boundaries {
+            let b = bodies + Int(i)
+            let xf = b.pointee.transform
+            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
+                pv[k] = xf.apply(vertices[k])
+                pn[k] = xf.q.rotate(normals[k])
+            }
+            cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn))
+        }
+        for i in items {
+            let b = bodies + Int(i)
+            let xf = b.pointee.transform
+            var lo = Vector2(Double.infinity, Double.infinity)
+            var hi = Vector2(-Double.infinity, -Double.infinity)
+            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
+                let p = xf.apply(vertices[k])
+                pv[k] = p
+                pn[k] = xf.q.rotate(normals[k])
+                lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
+                hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
+            }
+            let r = b.pointee.radius + margin
+            b.pointee.lower = Vector2(lo.x - r, lo.y - r)
+            b.pointee.upper = Vector2(hi.x + r, hi.y + r)
+            cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn))
         }
     }
 
@@ -66,7 +75,10 @@ extension World {
         swap(&contacts, &oldContacts)
         swap(&contactPointIDs, &oldContactPointIDs)
         if oldContactPointIDs.count != oldContacts.count {
-            oldContactPointIDs = oldContacts.map { SIMD4($0.p0.id, $0.p1.id, UInt32($0.pointCount), 0) }
+            oldContactPointIDs.setCount(oldContacts.count, filler: .zero)
+            for (k, c) in oldContacts.enumerated() {
+                oldContactPointIDs[k] = SIMD4(c.p0.id, c.p1.id, UInt32(c.pointCount), 0)
+            }
         }
         let bodyCount = bodies.count
         // Last step's keys stand for last step's contacts (rebuilt from them if they do not match).
@@ -102,49 +114,46 @@ extension World {
     /// contact); the arrays keep their storage from step to step.
     private func findContactsOfPairs() {
         let pairCount = pairs.count
-        var found = contacts, keys = contactKeys, touching = stepTouchingKeys, ids = contactPointIDs
+        var found = contacts, keys = contactKeys, touching = stepTouchingKeys
         contacts = []
         contactKeys = []
         stepTouchingKeys = []
-        contactPointIDs = []
         found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
         keys.setCount(pairCount, filler: 0)
         touching.setCount(pairCount, filler: 0)
-        ids.setCount(pairCount, filler: .zero)
+        contactPointIDs.setCount(pairCount, filler: .zero)
+        let ids = contactPointIDs.base
         let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
-            touching.withUnsafeMutableBufferPointer { tp in ids.withUnsafeMutableBufferPointer { ip in
-                narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ip.baseAddress!, tp.baseAddress!))
-            } }
+            touching.withUnsafeMutableBufferPointer { tp in
+                narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
+            }
         } }
         found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0, key: 0))
         keys.setCount(counts.found, filler: 0)
         touching.setCount(counts.touching, filler: 0)
-        ids.setCount(counts.found, filler: .zero)
-        contactPointIDs = ids
+        contactPointIDs.setCount(counts.found, filler: .zero)
         contacts = found
         contactKeys = keys
         stepTouchingKeys = touching
     }
 
-    /// Runs `narrowPhase` on the world's arrays: the shapes (as given and placed), bodies,
-    /// colliders, candidate pairs, last step's contacts and the C box lanes' scratch.
+    /// Runs `narrowPhase` on the world's shapes (as given and placed), bodies, colliders,
+    /// candidate pairs and last step's contacts, with the C box lanes' scratch.
     private func narrowPhase(into out: NarrowPhaseOutput) -> (found: Int, touching: Int) {
-        vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
-            placedVertices.withUnsafeBufferPointer { pvp in placedNormals.withUnsafeBufferPointer { pnp in
-                guard let V = vp.baseAddress, let N = np.baseAddress, let PV = pvp.baseAddress, let PN = pnp.baseAddress
-                else { return (0, 0) }
-                let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: PV, placedNormals: PN)
-                return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: PV, normals: PN) { boxes in
-                    bodies.withUnsafeBufferPointer { bp in colliders.withUnsafeBufferPointer { cp in
-                        oldContactPointIDs.withUnsafeBufferPointer { op in pairs.withUnsafeBufferPointer { pp in
-                            pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: op.count) { impulses in
-                                let old = OldContacts(lookup: lookup, pointIDs: op, impulses: impulses)
-                                return World.narrowPhase(pp, bp.baseAddress!, cp.baseAddress!, shapes, boxes, old, into: out)
-                            } }
-                        } }
+        let placed = (vertices: UnsafePointer(placedVertices.base), normals: UnsafePointer(placedNormals.base))
+        let colliders = UnsafePointer(colliders.base), oldPointIDs = UnsafeBufferPointer(oldContactPointIDs.elements)
+        return vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
+            guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0) }
+            let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: placed.vertices, placedNormals: placed.normals)
+            return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: placed.vertices, normals: placed.normals) {
+                boxes in
+                bodies.withUnsafeBufferPointer { bp in pairs.withUnsafeBufferPointer { pp in
+                    pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: oldPointIDs.count) { impulses in
+                        let old = OldContacts(lookup: lookup, pointIDs: oldPointIDs, impulses: impulses)
+                        return World.narrowPhase(pp, bp.baseAddress!, colliders, shapes, boxes, old, into: out)
                     } }
-                }
-            } }
+                } }
+            }
         } }
     }
 

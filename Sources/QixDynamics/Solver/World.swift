@@ -6,11 +6,12 @@ final class World {
     var states: [BodyState] = []
     var vertices: [Vector2] = []
     var normals: [Vector2] = []
-    /// `vertices` and `normals` placed in the world at the start of the current step.
-    var placedVertices: [Vector2] = []
-    var placedNormals: [Vector2] = []
+    /// `vertices` and `normals` placed in the world at the start of the current step (buffers
+    /// the narrow phase reads through their base pointers; their memory is kept between steps).
+    let placedVertices = StepBuffer<Vector2>()
+    let placedNormals = StepBuffer<Vector2>()
     /// The narrow phase's copy of each body (`Collider`), set with the placed shapes.
-    var colliders: [Collider] = []
+    let colliders = StepBuffer<Collider>()
     var joints: [Joint] = []
     var contacts: [ContactConstraint] = []
     /// The pair keys of `contacts`, and those of the touching ones, in contact order (written
@@ -19,8 +20,8 @@ final class World {
     var stepTouchingKeys: [UInt64] = []
     /// The feature ids and point count of `contacts` (id0, id1, count, 0), and last step's: the
     /// warm-start match reads these 16 bytes instead of three cache lines of the old record.
-    var contactPointIDs: [SIMD4<UInt32>] = []
-    var oldContactPointIDs: [SIMD4<UInt32>] = []
+    var contactPointIDs = StepBuffer<SIMD4<UInt32>>()
+    var oldContactPointIDs = StepBuffer<SIMD4<UInt32>>()
     /// Last step's contacts (warm starting), the lookup into them, and this step's candidate pairs.
     var oldContacts: [ContactConstraint] = []
     var pairTable = PairTable()
