@@ -158,115 +158,171 @@ static inline __attribute__((always_inline)) void K(store)(QixBoxManifold *out, 
     }
 }
 
+/// Four lanes' pairs of boxes: where each lane's shapes start, their vertices, and the first two
+/// normals of each box (normals 2 and 3 of a rectangle are -n0 and -n1 bit for bit).
+typedef struct {
+    const double *vaBase[4], *naBase[4], *vbBase[4], *nbBase[4];
+    K(Quad) va, vb;
+    d4 na0x, na0y, na1x, na1y, nb0x, nb0y, nb1x, nb1y;
+} K(Pairs);
+
+/// Loads the pairs at `starts` (two per pair) into lanes; lanes past `valid` repeat the last
+/// pair (computed, not stored).
+static inline __attribute__((always_inline)) void K(load_pairs)(const double *vertices, const double *normals,
+                                                               const int32_t *starts, int valid, K(Pairs) *p) {
+    for (int l = 0; l < 4; l++) {
+        const int32_t *s = starts + 2 * (l < valid ? l : valid - 1);
+        p->vaBase[l] = vertices + 2 * (ptrdiff_t)s[0];
+        p->naBase[l] = normals + 2 * (ptrdiff_t)s[0];
+        p->vbBase[l] = vertices + 2 * (ptrdiff_t)s[1];
+        p->nbBase[l] = normals + 2 * (ptrdiff_t)s[1];
+    }
+    p->va = K(load_quad)(p->vaBase);
+    p->vb = K(load_quad)(p->vbBase);
+    K(gather2)(p->naBase, 0, &p->na0x, &p->na0y);
+    K(gather2)(p->naBase, 1, &p->na1x, &p->na1y);
+    K(gather2)(p->nbBase, 0, &p->nb0x, &p->nb0y);
+    K(gather2)(p->nbBase, 1, &p->nb1x, &p->nb1y);
+}
+
+/// The reference face of four lanes, as `Collide.clipPolygons` picks it.
+typedef struct {
+    /// All ones where neither box's farthest edge is beyond the margin.
+    m4 alive;
+    /// All ones where box B holds the reference edge (the manifold's normal is flipped).
+    m4 flip;
+    /// The reference edge's vertex indices in its box.
+    m4 edge1, edge2;
+} K(Reference);
+
+/// The edge of each box farthest from the other, and which of the two is the reference edge
+/// (B's only when it is farther by more than `flipTolerance`).
+static inline __attribute__((always_inline)) K(Reference) K(reference_face)(const K(Pairs) *p, double margin,
+                                                                           double flipTolerance) {
+    d4 separationA, separationB;
+    m4 edgeA = K(separation)(&p->va, p->na0x, p->na0y, p->na1x, p->na1y, &p->vb, &separationA);
+    m4 edgeB = K(separation)(&p->vb, p->nb0x, p->nb0y, p->nb1x, p->nb1y, &p->va, &separationB);
+    const d4 marginLanes = (d4)(margin);
+    K(Reference) r;
+    r.alive = ~(separationA > marginLanes) & ~(separationB > marginLanes);
+    r.flip = separationB > separationA + (d4)(flipTolerance);
+    r.edge1 = K(seli)(r.flip, edgeB, edgeA);
+    r.edge2 = (r.edge1 + 1) & (m4)(3);
+    return r;
+}
+
+/// The incident edge's first vertex index: the smallest refNormal · incN[i], first of equals.
+/// The reference normal is n0, n1, -n0 or -n1 of the reference box (bit for bit), and the
+/// incident products with normals 2 and 3 are the exact negations of those with 0 and 1.
+static inline __attribute__((always_inline)) m4 K(incident_edge)(const K(Pairs) *p, const K(Reference) *r) {
+    m4 flip = r->flip;
+    d4 ref0x = K(sel)(flip, p->nb0x, p->na0x), ref0y = K(sel)(flip, p->nb0y, p->na0y);
+    d4 ref1x = K(sel)(flip, p->nb1x, p->na1x), ref1y = K(sel)(flip, p->nb1y, p->na1y);
+    d4 inc0x = K(sel)(flip, p->na0x, p->nb0x), inc0y = K(sel)(flip, p->na0y, p->nb0y);
+    d4 inc1x = K(sel)(flip, p->na1x, p->nb1x), inc1y = K(sel)(flip, p->na1y, p->nb1y);
+    m4 odd = (r->edge1 & (m4)(1)) != (m4)(0), opposite = r->edge1 >= (m4)(2);
+    d4 rnx = K(sel)(odd, ref1x, ref0x), rny = K(sel)(odd, ref1y, ref0y);
+    rnx = K(sel)(opposite, -rnx, rnx);
+    rny = K(sel)(opposite, -rny, rny);
+    d4 dots[4];
+    dots[0] = rnx * inc0x + rny * inc0y;
+    dots[1] = rnx * inc1x + rny * inc1y;
+    dots[2] = -dots[0];
+    dots[3] = -dots[1];
+    m4 i1 = (m4)(0);
+    d4 minDot = (d4)(__builtin_inf());
+    for (int i = 0; i < 4; i++) {
+        m4 less = dots[i] < minDot;
+        minDot = K(sel)(less, dots[i], minDot);
+        i1 = K(seli)(less, (m4)((int64_t)i), i1);
+    }
+    return i1;
+}
+
+/// The two edges the clipping needs: the incident edge as clip vertices (with their feature
+/// ids) and the reference edge's vertices v11 and v12.
+typedef struct {
+    K(Clip) incident0, incident1;
+    d4 v11x, v11y, v12x, v12y;
+    /// The feature-id bits of the reference edge (its box, its index).
+    m4 edgeBits;
+} K(Edges);
+
+/// Reads the four vertices of the two edges from memory (first-level cache) at each lane's own
+/// indices rather than selecting them out of all eight.
+static inline __attribute__((always_inline)) void K(load_edges)(const K(Pairs) *p, const K(Reference) *r, m4 i1,
+                                                               K(Edges) *e) {
+    m4 i2 = (i1 + 1) & (m4)(3);
+    int64_t flips[4], e1[4], e2[4], i1s[4], i2s[4];
+    __builtin_memcpy(flips, &r->flip, sizeof flips);
+    __builtin_memcpy(e1, &r->edge1, sizeof e1);
+    __builtin_memcpy(e2, &r->edge2, sizeof e2);
+    __builtin_memcpy(i1s, &i1, sizeof i1s);
+    __builtin_memcpy(i2s, &i2, sizeof i2s);
+    const double *refV[4], *incV[4];
+    for (int l = 0; l < 4; l++) {
+        refV[l] = flips[l] ? p->vbBase[l] : p->vaBase[l];
+        incV[l] = flips[l] ? p->vaBase[l] : p->vbBase[l];
+    }
+    m4 flipBit = r->flip & (m4)((int64_t)1 << 31);
+    e->edgeBits = flipBit | r->edge1 << 16;
+    K(gather_points)(incV, i1s, &e->incident0.x, &e->incident0.y);
+    K(gather_points)(incV, i2s, &e->incident1.x, &e->incident1.y);
+    e->incident0.id = e->edgeBits | i1;
+    e->incident1.id = e->edgeBits | i2;
+    K(gather_points)(refV, e1, &e->v11x, &e->v11y);
+    K(gather_points)(refV, e2, &e->v12x, &e->v12y);
+}
+
+/// Clips the incident edge to the sides of the reference edge, keeps the points within the
+/// margin of its front (moved halfway to it) and writes lanes `0..<valid` of the manifolds.
+static inline __attribute__((always_inline)) void K(clip_and_store)(const K(Edges) *e, const K(Reference) *r,
+                                                                   double margin, int valid, QixBoxManifold *out) {
+    // Vector2.normalized (zero below 1e-300).
+    d4 ex = e->v12x - e->v11x, ey = e->v12y - e->v11y;
+    d4 length = __builtin_elementwise_sqrt(ex * ex + ey * ey);
+    m4 tiny = length < (d4)(1e-300);
+    d4 inv = (d4)(1.0) / length;
+    d4 tx = K(sel)(tiny, (d4)(0.0), ex * inv), ty = K(sel)(tiny, (d4)(0.0), ey * inv);
+    d4 nx = ty, ny = -tx;  // rightPerpendicular
+    d4 frontOffset = nx * e->v11x + ny * e->v11y;
+    d4 sideOffset1 = -(tx * e->v11x + ty * e->v11y);
+    d4 sideOffset2 = tx * e->v12x + ty * e->v12y;
+
+    m4 clipBase = e->edgeBits | (m4)((int64_t)1 << 30);
+    K(Clip) c0, c1, d0, d1;
+    m4 n1 = K(clip)(e->incident0, e->incident1, -tx, -ty, sideOffset1, clipBase | (m4)(0x100), &c0, &c1);
+    m4 n2 = K(clip)(c0, c1, tx, ty, sideOffset2, clipBase | (m4)(0x200), &d0, &d1);
+    m4 alive = r->alive & (n1 >= (m4)(2)) & (n2 >= (m4)(2));
+
+    const d4 marginLanes = (d4)(margin);
+    d4 s0 = (nx * d0.x + ny * d0.y) - frontOffset;
+    d4 s1 = (nx * d1.x + ny * d1.y) - frontOffset;
+    m4 keep0 = s0 <= marginLanes, keep1 = s1 <= marginLanes;
+    d4 h0 = (d4)(0.5) * s0, h1 = (d4)(0.5) * s1;
+    d4 p0x = d0.x - h0 * nx, p0y = d0.y - h0 * ny;
+    d4 p1x = d1.x - h1 * nx, p1y = d1.y - h1 * ny;
+    // The first kept point comes first; the second slot only matters with two.
+    m4 counts = alive & ((keep0 & (m4)(1)) + (keep1 & (m4)(1)));
+    m4 flip = r->flip;
+    d4 f[12] = {
+        K(sel)(flip, -nx, nx), K(sel)(flip, -ny, ny), (d4)counts, K(sel)(keep0, p0x, p1x),
+        K(sel)(keep0, p0y, p1y), K(sel)(keep0, s0, s1), (d4)K(seli)(keep0, d0.id, d1.id), p1x,
+        p1y, s1, (d4)d1.id, (d4)(0.0),
+    };
+    K(store)(out, valid, f);
+}
+
 void K(qix_box_manifolds)(const double *vertices, const double *normals, const int32_t *starts, ptrdiff_t count,
                           double margin, double flipTolerance, QixBoxManifold *out) {
     for (ptrdiff_t first = 0; first < count; first += 4) {
         int valid = count - first < 4 ? (int)(count - first) : 4;
-        // Lanes past the end repeat the last pair (computed, not stored).
-        const double *vaBase[4], *naBase[4], *vbBase[4], *nbBase[4];
-        for (int l = 0; l < 4; l++) {
-            const int32_t *s = starts + 2 * (first + (l < valid ? l : valid - 1));
-            vaBase[l] = vertices + 2 * (ptrdiff_t)s[0];
-            naBase[l] = normals + 2 * (ptrdiff_t)s[0];
-            vbBase[l] = vertices + 2 * (ptrdiff_t)s[1];
-            nbBase[l] = normals + 2 * (ptrdiff_t)s[1];
-        }
-        K(Quad) va = K(load_quad)(vaBase), vb = K(load_quad)(vbBase);
-        d4 na0x, na0y, na1x, na1y, nb0x, nb0y, nb1x, nb1y;
-        K(gather2)(naBase, 0, &na0x, &na0y);
-        K(gather2)(naBase, 1, &na1x, &na1y);
-        K(gather2)(nbBase, 0, &nb0x, &nb0y);
-        K(gather2)(nbBase, 1, &nb1x, &nb1y);
-
-        d4 separationA, separationB;
-        m4 edgeA = K(separation)(&va, na0x, na0y, na1x, na1y, &vb, &separationA);
-        m4 edgeB = K(separation)(&vb, nb0x, nb0y, nb1x, nb1y, &va, &separationB);
-        const d4 marginLanes = (d4)(margin);
-        m4 alive = ~(separationA > marginLanes) & ~(separationB > marginLanes);
-
-        m4 flip = separationB > separationA + (d4)(flipTolerance);
-        m4 edge1 = K(seli)(flip, edgeB, edgeA);
-        m4 e2v = (edge1 + 1) & (m4)(3);
-
-        // The incident edge: the smallest refNormal · incN[i], first of equals. The reference
-        // normal is n0, n1, -n0 or -n1 of the reference box (bit for bit), and the incident
-        // products with normals 2 and 3 are the exact negations of those with 0 and 1.
-        d4 ref0x = K(sel)(flip, nb0x, na0x), ref0y = K(sel)(flip, nb0y, na0y);
-        d4 ref1x = K(sel)(flip, nb1x, na1x), ref1y = K(sel)(flip, nb1y, na1y);
-        d4 inc0x = K(sel)(flip, na0x, nb0x), inc0y = K(sel)(flip, na0y, nb0y);
-        d4 inc1x = K(sel)(flip, na1x, nb1x), inc1y = K(sel)(flip, na1y, nb1y);
-        m4 odd = (edge1 & (m4)(1)) != (m4)(0), opposite = edge1 >= (m4)(2);
-        d4 rnx = K(sel)(odd, ref1x, ref0x), rny = K(sel)(odd, ref1y, ref0y);
-        rnx = K(sel)(opposite, -rnx, rnx);
-        rny = K(sel)(opposite, -rny, rny);
-        d4 dots[4];
-        dots[0] = rnx * inc0x + rny * inc0y;
-        dots[1] = rnx * inc1x + rny * inc1y;
-        dots[2] = -dots[0];
-        dots[3] = -dots[1];
-        m4 i1 = (m4)(0);
-        d4 minDot = (d4)(__builtin_inf());
-        for (int i = 0; i < 4; i++) {
-            m4 less = dots[i] < minDot;
-            minDot = K(sel)(less, dots[i], minDot);
-            i1 = K(seli)(less, (m4)((int64_t)i), i1);
-        }
-        m4 i2 = (i1 + 1) & (m4)(3);
-
-        // The four vertices the clipping needs, read from memory (first-level cache) at each
-        // lane's own indices rather than selected out of all eight.
-        int64_t flips[4], e1[4], e2[4], i1s[4], i2s[4];
-        __builtin_memcpy(flips, &flip, sizeof flips);
-        __builtin_memcpy(e1, &edge1, sizeof e1);
-        __builtin_memcpy(e2, &e2v, sizeof e2);
-        __builtin_memcpy(i1s, &i1, sizeof i1s);
-        __builtin_memcpy(i2s, &i2, sizeof i2s);
-        const double *refV[4], *incV[4];
-        for (int l = 0; l < 4; l++) {
-            refV[l] = flips[l] ? vbBase[l] : vaBase[l];
-            incV[l] = flips[l] ? vaBase[l] : vbBase[l];
-        }
-        m4 flipBit = flip & (m4)((int64_t)1 << 31);
-        m4 edgeBits = flipBit | edge1 << 16;
-        K(Clip) incident0, incident1;
-        K(gather_points)(incV, i1s, &incident0.x, &incident0.y);
-        K(gather_points)(incV, i2s, &incident1.x, &incident1.y);
-        incident0.id = edgeBits | i1;
-        incident1.id = edgeBits | i2;
-
-        d4 v11x, v11y, v12x, v12y;
-        K(gather_points)(refV, e1, &v11x, &v11y);
-        K(gather_points)(refV, e2, &v12x, &v12y);
-        // Vector2.normalized (zero below 1e-300).
-        d4 ex = v12x - v11x, ey = v12y - v11y;
-        d4 length = __builtin_elementwise_sqrt(ex * ex + ey * ey);
-        m4 tiny = length < (d4)(1e-300);
-        d4 inv = (d4)(1.0) / length;
-        d4 tx = K(sel)(tiny, (d4)(0.0), ex * inv), ty = K(sel)(tiny, (d4)(0.0), ey * inv);
-        d4 nx = ty, ny = -tx;  // rightPerpendicular
-        d4 frontOffset = nx * v11x + ny * v11y;
-        d4 sideOffset1 = -(tx * v11x + ty * v11y);
-        d4 sideOffset2 = tx * v12x + ty * v12y;
-
-        m4 clipBase = edgeBits | (m4)((int64_t)1 << 30);
-        K(Clip) c0, c1, d0, d1;
-        m4 n1 = K(clip)(incident0, incident1, -tx, -ty, sideOffset1, clipBase | (m4)(0x100), &c0, &c1);
-        m4 n2 = K(clip)(c0, c1, tx, ty, sideOffset2, clipBase | (m4)(0x200), &d0, &d1);
-        alive &= (n1 >= (m4)(2)) & (n2 >= (m4)(2));
-
-        d4 s0 = (nx * d0.x + ny * d0.y) - frontOffset;
-        d4 s1 = (nx * d1.x + ny * d1.y) - frontOffset;
-        m4 keep0 = s0 <= marginLanes, keep1 = s1 <= marginLanes;
-        d4 h0 = (d4)(0.5) * s0, h1 = (d4)(0.5) * s1;
-        d4 p0x = d0.x - h0 * nx, p0y = d0.y - h0 * ny;
-        d4 p1x = d1.x - h1 * nx, p1y = d1.y - h1 * ny;
-        // The first kept point comes first; the second slot only matters with two.
-        m4 counts = alive & ((keep0 & (m4)(1)) + (keep1 & (m4)(1)));
-        d4 f[12] = {
-            K(sel)(flip, -nx, nx), K(sel)(flip, -ny, ny), (d4)counts, K(sel)(keep0, p0x, p1x),
-            K(sel)(keep0, p0y, p1y), K(sel)(keep0, s0, s1), (d4)K(seli)(keep0, d0.id, d1.id), p1x,
-            p1y, s1, (d4)d1.id, (d4)(0.0),
-        };
-        K(store)(out + first, valid, f);
+        K(Pairs) pairs;
+        K(load_pairs)(vertices, normals, starts + 2 * first, valid, &pairs);
+        K(Reference) reference = K(reference_face)(&pairs, margin, flipTolerance);
+        m4 incident = K(incident_edge)(&pairs, &reference);
+        K(Edges) edges;
+        K(load_edges)(&pairs, &reference, incident, &edges);
+        K(clip_and_store)(&edges, &reference, margin, valid, out + first);
     }
 }

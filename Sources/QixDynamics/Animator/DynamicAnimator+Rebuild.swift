@@ -1,9 +1,22 @@
 /// Turning the behavior list into bodies, materials, collision groups and joints. Runs at the
 /// start of a frame after any behavior changed; joint impulses survive for warm starting.
 extension DynamicAnimator {
+    /// Rebuilds the world from the behaviours: which bodies take part, their materials, the
+    /// gravity and collision groups, their masses, then the joints.
     func rebuild() {
         needsRebuildCleared()
-        // Membership: items referenced by any behavior, in behavior order.
+        enableUsedBodies()
+        resetMaterials()
+        var density = Array(repeating: 1.0, count: world.bodies.count)
+        world.gravity = applyBehaviors(density: &density)
+        updateMasses(density: density)
+        rebuildJoints()
+        world.invalidateLists()
+    }
+
+    /// Membership: the items referenced by any behavior (bodies made in behavior order) are
+    /// enabled, and reloaded from their item when they come back; all others are disabled.
+    private func enableUsedBodies() {
         var used = Array(repeating: false, count: world.bodies.count)
         for behavior in behaviors {
             for item in behavior.involvedItems {
@@ -19,8 +32,10 @@ extension DynamicAnimator {
                 if inUse, let item = itemByBodyAt(i) { reload(i, from: item) }
             }
         }
-        // Materials: effective UIKit defaults, then item behaviors in order.
-        var density = Array(repeating: 1.0, count: world.bodies.count)
+    }
+
+    /// Materials: UIKit's effective defaults for every item body, before the item behaviors apply theirs.
+    private func resetMaterials() {
         for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
             var b = world.bodies[i]
             b.restitution = 0.2
@@ -35,22 +50,16 @@ extension DynamicAnimator {
             b.boundaryMask = 0
             world.bodies[i] = b
         }
+    }
+
+    /// Applies item, gravity and collision behaviors in order (a later one wins) and returns
+    /// the world's gravity; collision behaviors get a group bit each and their boundaries.
+    private func applyBehaviors(density: inout [Double]) -> Vector2 {
         var gravity = Vector2.zero
         var collisionGroup = 0
         for behavior in behaviors {
             if let p = behavior as? DynamicItemBehavior {
-                for item in p.items {
-                    guard let i = bodyIndex(of: item) else { continue }
-                    // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
-                    if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
-                    if let v = p.friction { world.bodies[i].friction = v }
-                    if let v = p.resistance { world.bodies[i].linearDamping = v }
-                    if let v = p.angularResistance { world.bodies[i].angularDamping = v }
-                    if let v = p.charge { world.bodies[i].charge = v }
-                    if let v = p.isAnchored { world.bodies[i].isAnchored = v }
-                    if let v = p.allowsRotation { world.bodies[i].fixedRotation = !v }
-                    if let v = p.density { density[i] = v }
-                }
+                applyItemProperties(p, density: &density)
             } else if let g = behavior as? GravityBehavior {
                 gravity = PhysicsConstants.gravityUnit * g.gravityDirection
                 for item in g.items { if let i = bodyIndex(of: item) { world.bodies[i].gravityScale = 1 } }
@@ -65,7 +74,28 @@ extension DynamicAnimator {
                 rebuildBoundaries(c, group: bit)
             }
         }
-        world.gravity = gravity
+        return gravity
+    }
+
+    /// The properties a `DynamicItemBehavior` sets on its items (those it leaves nil keep theirs).
+    private func applyItemProperties(_ p: DynamicItemBehavior, density: inout [Double]) {
+        for item in p.items {
+            guard let i = bodyIndex(of: item) else { continue }
+            // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
+            if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
+            if let v = p.friction { world.bodies[i].friction = v }
+            if let v = p.resistance { world.bodies[i].linearDamping = v }
+            if let v = p.angularResistance { world.bodies[i].angularDamping = v }
+            if let v = p.charge { world.bodies[i].charge = v }
+            if let v = p.isAnchored { world.bodies[i].isAnchored = v }
+            if let v = p.allowsRotation { world.bodies[i].fixedRotation = !v }
+            if let v = p.density { density[i] = v }
+        }
+    }
+
+    /// Masses from the densities, then inverse masses from the flags; a body that starts to
+    /// move takes its item's velocity.
+    private func updateMasses(density: [Double]) {
         for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
             if world.bodies[i].density != density[i] { world.updateMass(i, density: density[i]) }
             let wasMovable = world.bodies[i].invMass > 0
@@ -75,8 +105,6 @@ extension DynamicAnimator {
                 world.states[i].w = world.bodies[i].invInertia > 0 ? item.angularVelocity : 0
             }
         }
-        rebuildJoints()
-        world.invalidateLists()
     }
 
     private func rebuildBoundaries(_ c: CollisionBehavior, group: UInt64) {

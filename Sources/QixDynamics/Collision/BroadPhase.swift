@@ -9,7 +9,7 @@
 /// box, this step's pairs are among them, and they are put in exactly the query's order and
 /// multiplicity from the cells alone. Anything the candidates cannot cover (boxes spanning many
 /// cells) runs the full query.
-struct BroadPhase {
+final class BroadPhase {
     /// How far (points) a box may move before the candidates are found again. The pairs and
     /// their order do not depend on it, only how often the grid is queried and how many
     /// candidates are checked: with 15 points instead of 5 a settling pyramid of 100-point
@@ -17,49 +17,40 @@ struct BroadPhase {
     /// clear of the boxes 150 points to the side).
     static let fatMargin = 15.0
 
-    private var cellLow: [SIMD2<Int32>] = []
-    private var cellHigh: [SIMD2<Int32>] = []
-    private var boxLower: [Vector2] = []
-    private var boxUpper: [Vector2] = []
+    // Every array of the hot loops is a `StepBuffer`: read and written through its base
+    // pointer, with no closure or uniqueness check per access.
+    private let cellLow = StepBuffer<SIMD2<Int32>>()
+    private let cellHigh = StepBuffer<SIMD2<Int32>>()
+    private let boxLower = StepBuffer<Vector2>()
+    private let boxUpper = StepBuffer<Vector2>()
     private var grid = Grid()
-    private var found: [SIMD2<Int32>] = []
+    private let found = StepBuffer<SIMD2<Int32>>()
     /// Item positions of the pairs of fattened boxes, grouped by first position (ascending).
-    private var candidates: [SIMD2<Int32>] = []
-    private var fatLower: [Vector2] = []
-    private var fatUpper: [Vector2] = []
-    private var fatLow: [SIMD2<Int32>] = []
-    private var fatHigh: [SIMD2<Int32>] = []
+    private let candidates = StepBuffer<SIMD2<Int32>>()
+    private let fatLower = StepBuffer<Vector2>()
+    private let fatUpper = StepBuffer<Vector2>()
+    private let fatLow = StepBuffer<SIMD2<Int32>>()
+    private let fatHigh = StepBuffer<SIMD2<Int32>>()
     private var candidateItems: [Int32] = []
     private var candidateCellSize = 0.0
     private var candidatesValid = false
     /// Whether two cells of a box hash to the same bucket (then its pairs may repeat), for the
     /// cells and table mask it was found for.
-    private var selfCollides: [Bool] = []
-    private var collisionLow: [SIMD2<Int32>] = []
-    private var collisionHigh: [SIMD2<Int32>] = []
+    private let selfCollides = StepBuffer<Bool>()
+    private let collisionLow = StepBuffer<SIMD2<Int32>>()
+    private let collisionHigh = StepBuffer<SIMD2<Int32>>()
     private var collisionMask = -1
     /// Scratch: the pairs of one first item while they are put in order.
-    private var group: [Int32] = []
-    private var groupKey: [Int64] = []
+    private let group = StepBuffer<Int32>()
+    private let groupKey = StepBuffer<Int64>()
 
     /// Appends candidate pairs (lower index first) of the `items` bodies to `pairs`.
-    mutating func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
+    func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
         if n < 2 { return }
         let invCell = 1 / cellSize
         let mask = prepareCells(bodies: bodies, items: items, invCell: invCell)
-        var inside = candidatesValid && cellSize == candidateCellSize && items == candidateItems
-        if inside {
-            fatLower.withUnsafeBufferPointer { fl in
-                fatUpper.withUnsafeBufferPointer { fu in
-                    for k in 0..<n where boxLower[k].x < fl[k].x || boxLower[k].y < fl[k].y
-                        || boxUpper[k].x > fu[k].x || boxUpper[k].y > fu[k].y {
-                        inside = false
-                        break
-                    }
-                }
-            }
-        }
+        let inside = candidatesValid && cellSize == candidateCellSize && items == candidateItems && boxesInsideFat(n)
         if !inside && !findCandidates(items: items, cellSize: cellSize, invCell: invCell, mask: mask) {
             // Boxes spanning many cells: the full query on this step's boxes, as it always was.
             candidatesValid = false
@@ -69,23 +60,33 @@ struct BroadPhase {
         emit(items: items, mask: mask, pairs: &pairs)
     }
 
+    /// Whether each of the `n` boxes is still inside its fattened box (then this step's pairs
+    /// are among the candidates).
+    private func boxesInsideFat(_ n: Int) -> Bool {
+        let lower = boxLower.base, upper = boxUpper.base, fl = fatLower.base, fu = fatUpper.base
+        for k in 0..<n where lower[k].x < fl[k].x || lower[k].y < fl[k].y || upper[k].x > fu[k].x || upper[k].y > fu[k].y {
+            return false
+        }
+        return true
+    }
+
     /// The full grid query on this step's boxes, without candidates (the reference order).
-    mutating func queryPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
+    func queryPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         if items.count < 2 { return }
         let mask = prepareCells(bodies: bodies, items: items, invCell: 1 / cellSize)
         fullQuery(items: items, mask: mask, pairs: &pairs)
     }
 
-    private mutating func fullQuery(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
-        found.removeAll(keepingCapacity: true)
-        grid.query(low: cellLow, high: cellHigh, lower: boxLower, upper: boxUpper, n: items.count, mask: mask, dedupe: false,
-                   into: &found)
-        for p in found { pairs.append(SIMD2(items[Int(p.x)], items[Int(p.y)])) }
+    private func fullQuery(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+        found.removeAll()
+        grid.query(low: cellLow.base, high: cellHigh.base, lower: boxLower.base, upper: boxUpper.base, n: items.count,
+                   mask: mask, dedupe: false, into: found)
+        for p in found.elements { pairs.append(SIMD2(items[Int(p.x)], items[Int(p.y)])) }
         oversizePairs(items: items, pairs: &pairs)
     }
 
     /// Copies the items' boxes, finds their cells, and returns the hash mask for `items`.
-    private mutating func prepareCells(bodies: UnsafeMutablePointer<Body>, items: [Int32], invCell: Double) -> Int {
+    private func prepareCells(bodies: UnsafeMutablePointer<Body>, items: [Int32], invCell: Double) -> Int {
         let n = items.count
         cellLow.setCount(n, filler: .zero)
         cellHigh.setCount(n, filler: .zero)
@@ -93,24 +94,16 @@ struct BroadPhase {
         boxUpper.setCount(n, filler: .zero)
         var tableSize = 16
         while tableSize < 2 * n { tableSize <<= 1 }
-        // Through pointers: no uniqueness or bounds check per store.
+        let boxLower = boxLower.base, boxUpper = boxUpper.base, cellLow = cellLow.base, cellHigh = cellHigh.base
         items.withUnsafeBufferPointer { items in
-            boxLower.withUnsafeMutableBufferPointer { boxLower in
-                boxUpper.withUnsafeMutableBufferPointer { boxUpper in
-                    cellLow.withUnsafeMutableBufferPointer { cellLow in
-                        cellHigh.withUnsafeMutableBufferPointer { cellHigh in
-                            for k in 0..<n {
-                                let b = bodies + Int(items[k])
-                                let lower = b.pointee.lower, upper = b.pointee.upper
-                                boxLower[k] = lower
-                                boxUpper[k] = upper
-                                let low = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
-                                cellLow[k] = low
-                                cellHigh[k] = BroadPhase.cells(above: low, upper, invCell)
-                            }
-                        }
-                    }
-                }
+            for k in 0..<n {
+                let b = bodies + Int(items[k])
+                let lower = b.pointee.lower, upper = b.pointee.upper
+                boxLower[k] = lower
+                boxUpper[k] = upper
+                let low = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
+                cellLow[k] = low
+                cellHigh[k] = BroadPhase.cells(above: low, upper, invCell)
             }
         }
         return tableSize - 1
@@ -134,6 +127,7 @@ struct BroadPhase {
         SIMD2(Swift.max(low.x, cell(upper.x, invCell)), Swift.max(low.y, cell(upper.y, invCell)))
     }
 
+    /// The bucket of cell (x, y) in a table of `mask + 1` buckets.
     @inline(__always)
     static func hash(_ x: Int32, _ y: Int32, _ mask: Int) -> Int {
         let h = UInt32(bitPattern: x) &* 0x9E37_79B1 ^ UInt32(bitPattern: y) &* 0x85EB_CA77
@@ -141,7 +135,7 @@ struct BroadPhase {
     }
 
     /// Finds the pairs of fattened boxes (false when a fattened box spans more than 16 cells).
-    private mutating func findCandidates(items: [Int32], cellSize: Double, invCell: Double, mask: Int) -> Bool {
+    private func findCandidates(items: [Int32], cellSize: Double, invCell: Double, mask: Int) -> Bool {
         let n = items.count
         fatLower.setCount(n, filler: .zero)
         fatUpper.setCount(n, filler: .zero)
@@ -159,9 +153,9 @@ struct BroadPhase {
             fatLow[k] = lo
             fatHigh[k] = hi
         }
-        candidates.removeAll(keepingCapacity: true)
-        grid.query(low: fatLow, high: fatHigh, lower: fatLower, upper: fatUpper, n: n, mask: mask, dedupe: true,
-                   into: &candidates)
+        candidates.removeAll()
+        grid.query(low: fatLow.base, high: fatHigh.base, lower: fatLower.base, upper: fatUpper.base, n: n, mask: mask,
+                   dedupe: true, into: candidates)
         candidateItems = items
         candidateCellSize = cellSize
         candidatesValid = true
@@ -170,7 +164,7 @@ struct BroadPhase {
 
     /// This step's pairs from the candidates: those whose boxes overlap, per first item ordered
     /// by corner cell (row, column) and other item, each repeated as often as the query would.
-    private mutating func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+    private func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
         if selfCollides.count != n { collisionMask = -1 }
         selfCollides.setCount(n, filler: false)
@@ -178,75 +172,82 @@ struct BroadPhase {
         collisionHigh.setCount(n, filler: .zero)
         group.setCount(n, filler: 0)
         groupKey.setCount(n, filler: 0)
-        defer { collisionMask = mask }
+        updateSharedBuckets(n: n, mask: mask)
+        collisionMask = mask
         let total = candidates.count
-        // Every array through a pointer (no uniqueness or bounds checks in the loops); the
-        // nested scopes are written flat.
         items.withUnsafeBufferPointer { items in
-        candidates.withUnsafeBufferPointer { cand in
-        cellLow.withUnsafeBufferPointer { low in
-        cellHigh.withUnsafeBufferPointer { high in
-        boxLower.withUnsafeBufferPointer { lower in
-        boxUpper.withUnsafeBufferPointer { upper in
-        selfCollides.withUnsafeMutableBufferPointer { collides in
-        group.withUnsafeMutableBufferPointer { group in
-        groupKey.withUnsafeMutableBufferPointer { groupKey in
-        collisionLow.withUnsafeMutableBufferPointer { knownLow in
-        collisionHigh.withUnsafeMutableBufferPointer { knownHigh in
-            // Only boxes that changed cells (or the table size) need their buckets compared.
-            let known = collisionMask == mask
-            for k in 0..<n where !known || low[k] != knownLow[k] || high[k] != knownHigh[k] {
-                collides[k] = BroadPhase.cellsShareBucket(low[k], high[k], mask)
-                knownLow[k] = low[k]
-                knownHigh[k] = high[k]
-            }
             var g = 0
             while g < total {
-                let k = Int(cand[g].x)
-                let lowerA = lower[k], upperA = upper[k], lo = low[k]
-                var count = 0
-                while g < total && Int(cand[g].x) == k {
-                    let o = Int(cand[g].y)
-                    g += 1
-                    let lowerB = lower[o], upperB = upper[o]
-                    if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
-                    // Query order within a first item: corner row, corner column, other item
-                    // (one key, rows in the high half; insertion, as an item has a few pairs).
-                    let cornerY = max(lo.y, low[o].y), cornerX = max(lo.x, low[o].x)
-                    let key = Int64(cornerY) << 32 | Int64(UInt32(bitPattern: cornerX) ^ 0x8000_0000)
-                    var j = count
-                    while j > 0 && (key < groupKey[j - 1] || key == groupKey[j - 1] && Int32(o) < group[j - 1]) {
-                        group[j] = group[j - 1]
-                        groupKey[j] = groupKey[j - 1]
-                        j -= 1
-                    }
-                    group[j] = Int32(o)
-                    groupKey[j] = key
-                    count += 1
-                }
-                for i in 0..<count {
-                    let o = Int(group[i])
-                    var repeats = 1
-                    if collides[o] {
-                        let corner = pointwiseMax(lo, low[o])
-                        let h = BroadPhase.hash(corner.x, corner.y, mask)
-                        let olo = low[o], ohi = high[o]
-                        repeats = 0
-                        for y in olo.y...ohi.y { for x in olo.x...ohi.x where BroadPhase.hash(x, y, mask) == h { repeats += 1 } }
-                    }
-                    for _ in 0..<repeats { pairs.append(SIMD2(items[k], items[o])) }
-                }
+                let k = Int(candidates[g].x)
+                let count = orderGroup(of: k, from: &g)
+                appendGroup(of: k, count: count, items: items, mask: mask, pairs: &pairs)
             }
         }
+    }
+
+    /// Compares the buckets of the cells of the boxes that changed cells (or of every box when
+    /// the table size changed): only those can have started or stopped sharing a bucket.
+    @inline(__always)
+    private func updateSharedBuckets(n: Int, mask: Int) {
+        let low = cellLow.base, high = cellHigh.base
+        let collides = selfCollides.base, knownLow = collisionLow.base, knownHigh = collisionHigh.base
+        let known = collisionMask == mask
+        for k in 0..<n where !known || low[k] != knownLow[k] || high[k] != knownHigh[k] {
+            collides[k] = BroadPhase.cellsShareBucket(low[k], high[k], mask)
+            knownLow[k] = low[k]
+            knownHigh[k] = high[k]
         }
+    }
+
+    /// Puts the overlapping candidates of first item `k` (from candidate `g` on; `g` ends past
+    /// them) into `group` in query order and returns how many there are.
+    @inline(__always)
+    private func orderGroup(of k: Int, from g: inout Int) -> Int {
+        let cand = candidates.base, total = candidates.count
+        let low = cellLow.base, lower = boxLower.base, upper = boxUpper.base
+        let group = group.base, groupKey = groupKey.base
+        let lowerA = lower[k], upperA = upper[k], lo = low[k]
+        var count = 0
+        while g < total && Int(cand[g].x) == k {
+            let o = Int(cand[g].y)
+            g += 1
+            let lowerB = lower[o], upperB = upper[o]
+            if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
+            // Query order within a first item: corner row, corner column, other item
+            // (one key, rows in the high half; insertion, as an item has a few pairs).
+            let cornerY = max(lo.y, low[o].y), cornerX = max(lo.x, low[o].x)
+            let key = Int64(cornerY) << 32 | Int64(UInt32(bitPattern: cornerX) ^ 0x8000_0000)
+            var j = count
+            while j > 0 && (key < groupKey[j - 1] || key == groupKey[j - 1] && Int32(o) < group[j - 1]) {
+                group[j] = group[j - 1]
+                groupKey[j] = groupKey[j - 1]
+                j -= 1
+            }
+            group[j] = Int32(o)
+            groupKey[j] = key
+            count += 1
         }
-        }
-        }
-        }
-        }
-        }
-        }
-        }
+        return count
+    }
+
+    /// Appends the `count` pairs of first item `k` in `group`, each as often as the query
+    /// reports it (once per cell of the other box that hashes to the corner cell's bucket).
+    @inline(__always)
+    private func appendGroup(of k: Int, count: Int, items: UnsafeBufferPointer<Int32>, mask: Int,
+                             pairs: inout [SIMD2<Int32>]) {
+        let low = cellLow.base, high = cellHigh.base, collides = selfCollides.base, group = group.base
+        let lo = low[k]
+        for i in 0..<count {
+            let o = Int(group[i])
+            var repeats = 1
+            if collides[o] {
+                let corner = pointwiseMax(lo, low[o])
+                let h = BroadPhase.hash(corner.x, corner.y, mask)
+                let olo = low[o], ohi = high[o]
+                repeats = 0
+                for y in olo.y...ohi.y { for x in olo.x...ohi.x where BroadPhase.hash(x, y, mask) == h { repeats += 1 } }
+            }
+            for _ in 0..<repeats { pairs.append(SIMD2(items[k], items[o])) }
         }
     }
 
@@ -300,72 +301,94 @@ private struct Grid {
     var members: [Int32] = []
     var fill: [Int32] = []
 
-        /// The hashed-grid query: item positions of the pairs whose cell ranges share the corner cell
-        /// max(lowA, lowB) and whose boxes overlap, in query order; `dedupe` drops the repeats of a
-        /// pair whose second item has several cells in the corner's bucket. Boxes spanning more than
-        /// 16 cells go to `oversize` instead.
-        mutating func query(low: [SIMD2<Int32>], high: [SIMD2<Int32>], lower: [Vector2], upper: [Vector2], n: Int,
-                                    mask: Int, dedupe: Bool, into out: inout [SIMD2<Int32>]) {
-            let tableSize = mask + 1
-            // Reused between steps (a fresh 2n-entry table per step cost as much as the queries).
-            if bucketStart.count != tableSize + 1 {
-                bucketStart = Array(repeating: 0, count: tableSize + 1)
-                fill = bucketStart
-            } else {
-                bucketStart.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = 0 } }
+    /// The hashed-grid query: item positions of the pairs whose cell ranges share the corner cell
+    /// max(lowA, lowB) and whose boxes overlap, in query order; `dedupe` drops the repeats of a
+    /// pair whose second item has several cells in the corner's bucket. Boxes spanning more than
+    /// 16 cells go to `oversize` instead. A counting sort of the boxes' cells into buckets, then
+    /// each box's cells looked up in them.
+    mutating func query(low: UnsafePointer<SIMD2<Int32>>, high: UnsafePointer<SIMD2<Int32>>, lower: UnsafePointer<Vector2>,
+                        upper: UnsafePointer<Vector2>, n: Int, mask: Int, dedupe: Bool, into out: StepBuffer<SIMD2<Int32>>) {
+        countCells(low: low, high: high, n: n, mask: mask)
+        fillBuckets(low: low, high: high, mask: mask)
+        reportPairs(low: low, high: high, lower: lower, upper: upper, mask: mask, dedupe: dedupe, into: out)
+    }
+
+    /// Sorts the boxes into `members` and `oversize` and sets `bucketStart` to where each
+    /// bucket's entries start (the counts of the members' cells, summed).
+    @inline(__always)
+    private mutating func countCells(low: UnsafePointer<SIMD2<Int32>>, high: UnsafePointer<SIMD2<Int32>>, n: Int,
+                                     mask: Int) {
+        let tableSize = mask + 1
+        // Reused between steps (a fresh 2n-entry table per step cost as much as the queries).
+        if bucketStart.count != tableSize + 1 {
+            bucketStart = Array(repeating: 0, count: tableSize + 1)
+            fill = bucketStart
+        } else {
+            bucketStart.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = 0 } }
+        }
+        oversize.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        for k in 0..<n {
+            let lo = low[k], hi = high[k]
+            let span = (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1)
+            if span > 16 {
+                oversize.append(Int32(k))
+                continue
             }
-            oversize.removeAll(keepingCapacity: true)
-            members.removeAll(keepingCapacity: true)
-            // Count.
-            for k in 0..<n {
-                let lo = low[k], hi = high[k]
-                let span = (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1)
-                if span > 16 {
-                    oversize.append(Int32(k))
-                    continue
+            members.append(Int32(k))
+            for y in lo.y...hi.y { for x in lo.x...hi.x { bucketStart[BroadPhase.hash(x, y, mask) + 1] += 1 } }
+        }
+        for i in 0..<tableSize { bucketStart[i + 1] += bucketStart[i] }
+    }
+
+    /// Writes each member into `entries` once per cell, in its cell's bucket.
+    @inline(__always)
+    private mutating func fillBuckets(low: UnsafePointer<SIMD2<Int32>>, high: UnsafePointer<SIMD2<Int32>>, mask: Int) {
+        let total = Int(bucketStart[mask + 1])
+        if entries.count < total { entries = Array(repeating: 0, count: total) }
+        fill.withUnsafeMutableBufferPointer { fill in
+            bucketStart.withUnsafeBufferPointer { for i in 0..<$0.count { fill[i] = $0[i] } }
+        }
+        for k in members {
+            let lo = low[Int(k)], hi = high[Int(k)]
+            for y in lo.y...hi.y {
+                for x in lo.x...hi.x {
+                    let h = BroadPhase.hash(x, y, mask)
+                    entries[Int(fill[h])] = k
+                    fill[h] += 1
                 }
-                members.append(Int32(k))
-                for y in lo.y...hi.y { for x in lo.x...hi.x { bucketStart[BroadPhase.hash(x, y, mask) + 1] += 1 } }
             }
-            for i in 0..<tableSize { bucketStart[i + 1] += bucketStart[i] }
-            let total = Int(bucketStart[tableSize])
-            if entries.count < total { entries = Array(repeating: 0, count: total) }
-            fill.withUnsafeMutableBufferPointer { fill in
-                bucketStart.withUnsafeBufferPointer { for i in 0..<$0.count { fill[i] = $0[i] } }
-            }
-            for k in members {
-                let lo = low[Int(k)], hi = high[Int(k)]
-                for y in lo.y...hi.y {
-                    for x in lo.x...hi.x {
-                        let h = BroadPhase.hash(x, y, mask)
-                        entries[Int(fill[h])] = k
-                        fill[h] += 1
-                    }
-                }
-            }
-            // Query: each pair is reported in the cell holding the corner max(lowA, lowB).
-            for k in members {
-                let ki = Int(k)
-                let lo = low[ki], hi = high[ki]
-                let lowerA = lower[ki], upperA = upper[ki]
-                for y in lo.y...hi.y {
-                    for x in lo.x...hi.x {
-                        let h = BroadPhase.hash(x, y, mask)
-                        for e in Int(bucketStart[h])..<Int(bucketStart[h + 1]) {
-                            let other = Int(entries[e])
-                            if other <= ki { continue }
-                            let olo = low[other]
-                            if max(lo.x, olo.x) != x || max(lo.y, olo.y) != y { continue }
-                            let ohi = high[other]
-                            if x > ohi.x || y > ohi.y || x < olo.x || y < olo.y { continue }
-                            let lowerB = lower[other], upperB = upper[other]
-                            if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
-                            let pair = SIMD2(Int32(ki), Int32(other))
-                            if dedupe && out.last == pair { continue }
-                            out.append(pair)
-                        }
+        }
+    }
+
+    /// Looks up each member's cells: each pair is reported in the cell holding the corner
+    /// max(lowA, lowB), when the boxes overlap.
+    @inline(__always)
+    private func reportPairs(low: UnsafePointer<SIMD2<Int32>>, high: UnsafePointer<SIMD2<Int32>>,
+                             lower: UnsafePointer<Vector2>, upper: UnsafePointer<Vector2>, mask: Int, dedupe: Bool,
+                             into out: StepBuffer<SIMD2<Int32>>) {
+        for k in members {
+            let ki = Int(k)
+            let lo = low[ki], hi = high[ki]
+            let lowerA = lower[ki], upperA = upper[ki]
+            for y in lo.y...hi.y {
+                for x in lo.x...hi.x {
+                    let h = BroadPhase.hash(x, y, mask)
+                    for e in Int(bucketStart[h])..<Int(bucketStart[h + 1]) {
+                        let other = Int(entries[e])
+                        if other <= ki { continue }
+                        let olo = low[other]
+                        if max(lo.x, olo.x) != x || max(lo.y, olo.y) != y { continue }
+                        let ohi = high[other]
+                        if x > ohi.x || y > ohi.y || x < olo.x || y < olo.y { continue }
+                        let lowerB = lower[other], upperB = upper[other]
+                        if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
+                        let pair = SIMD2(Int32(ki), Int32(other))
+                        if dedupe && out.last == pair { continue }
+                        out.append(pair)
                     }
                 }
             }
         }
+    }
 }

@@ -22,41 +22,59 @@ enum PairKeySort {
             return
         }
         var starts: [Int] = [0]
-        let sorted = keys.withUnsafeMutableBufferPointer { k -> Bool in
-            for i in 1..<n where k[i] >> 32 < k[i - 1] >> 32 {
-                starts.append(i)
-                if starts.count > maximumRuns { return false }
-            }
-            starts.append(n)
-            // Insertion within each run: keys only move within their first body's group.
-            var moves = 0
-            let budget = moveBudget * n
-            for r in 0..<(starts.count - 1) {
-                let s = starts[r], e = starts[r + 1]
-                var i = s + 1
-                while i < e {
-                    let x = k[i]
-                    var j = i
-                    while j > s && k[j - 1] > x {
-                        k[j] = k[j - 1]
-                        j -= 1
-                    }
-                    moves += i - j
-                    k[j] = x
-                    if moves > budget { return false }
-                    i += 1
-                }
-            }
-            return true
+        let sorted = keys.withUnsafeMutableBufferPointer { k in
+            findRuns(k, starts: &starts) && sortWithinRuns(k, starts: starts)
         }
         if !sorted {
             keys.sort()
             return
         }
         if starts.count <= 2 { return }
-        // Merge neighbouring runs until one is left (ping-pong between keys and a scratch copy).
+        mergeRuns(&keys, starts: starts)
+    }
+
+    /// Appends to `starts` where each run of non-decreasing first body begins, then the end;
+    /// false (the list is not shaped as expected) past `maximumRuns`.
+    private static func findRuns(_ k: UnsafeMutableBufferPointer<UInt64>, starts: inout [Int]) -> Bool {
+        let n = k.count
+        for i in 1..<n where k[i] >> 32 < k[i - 1] >> 32 {
+            starts.append(i)
+            if starts.count > maximumRuns { return false }
+        }
+        starts.append(n)
+        return true
+    }
+
+    /// Insertion within each run: keys only move within their first body's group. False (left
+    /// partly sorted) when the moves exceed `moveBudget` per key.
+    private static func sortWithinRuns(_ k: UnsafeMutableBufferPointer<UInt64>, starts: [Int]) -> Bool {
+        var moves = 0
+        let budget = moveBudget * k.count
+        for r in 0..<(starts.count - 1) {
+            let s = starts[r], e = starts[r + 1]
+            var i = s + 1
+            while i < e {
+                let x = k[i]
+                var j = i
+                while j > s && k[j - 1] > x {
+                    k[j] = k[j - 1]
+                    j -= 1
+                }
+                moves += i - j
+                k[j] = x
+                if moves > budget { return false }
+                i += 1
+            }
+        }
+        return true
+    }
+
+    /// Merges neighbouring sorted runs (starting at `starts`, then the end) until one is left,
+    /// ping-ponging between the keys and a scratch copy.
+    private static func mergeRuns(_ keys: inout [UInt64], starts runStarts: [Int]) {
+        var starts = runStarts
         var source = keys
-        var target = [UInt64](repeating: 0, count: n)
+        var target = [UInt64](repeating: 0, count: keys.count)
         while starts.count > 2 {
             var merged: [Int] = [0]
             source.withUnsafeBufferPointer { src in

@@ -6,63 +6,89 @@ extension World {
     /// items' bounding boxes from the placed vertices and copies what the narrow phase reads of
     /// each body into its `Collider`.
     func updateBounds() {
-        let margin = PhysicsConstants.speculativeDistance
         placedVertices.setCount(vertices.count, filler: .zero)
         placedNormals.setCount(normals.count, filler: .zero)
         colliders.setCount(bodies.count, filler: Collider())
+        let out = (vertices: placedVertices.base, normals: placedNormals.base, colliders: colliders.base)
+        let boundaries = boundaryBodies, items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
             vertices.withUnsafeBufferPointer { vp in
                 normals.withUnsafeBufferPointer { np in
-                    placedVertices.withUnsafeMutableBufferPointer { pv in
-                        placedNormals.withUnsafeMutableBufferPointer { pn in
-                            colliders.withUnsafeMutableBufferPointer { cp in
-                                // Through pointers: a copy of the large Body record costs a memcpy.
-                                for i in boundaryBodies {
-                                    let b = bp.baseAddress! + Int(i)
-                                    let xf = b.pointee.transform
-                                    for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                                        pv[k] = xf.apply(vp[k])
-                                        pn[k] = xf.q.rotate(np[k])
-                                    }
-                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
-                                }
-                                for i in itemBodies {
-                                    let b = bp.baseAddress! + Int(i)
-                                    let xf = b.pointee.transform
-                                    var lo = Vector2(Double.infinity, Double.infinity)
-                                    var hi = Vector2(-Double.infinity, -Double.infinity)
-                                    for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                                        let p = xf.apply(vp[k])
-                                        pv[k] = p
-                                        pn[k] = xf.q.rotate(np[k])
-                                        lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
-                                        hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
-                                    }
-                                    let r = b.pointee.radius + margin
-                                    b.pointee.lower = Vector2(lo.x - r, lo.y - r)
-                                    b.pointee.upper = Vector2(hi.x + r, hi.y + r)
-                                    cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn.baseAddress))
-                                }
-                            }
-                        }
-                    }
+                    guard let B = bp.baseAddress, let V = vp.baseAddress, let N = np.baseAddress else { return }
+                    World.placeShapes(boundaries: boundaries, items: items, B, V, N, into: out)
                 }
             }
         }
     }
 
+    /// `updateBounds` on pointers (passed in, so the loops keep them in registers while they
+    /// write through them).
+    private static func placeShapes(
+        boundaries: [Int32], items: [Int32], _ bodies: UnsafeMutablePointer<Body>, _ vertices: UnsafePointer<Vector2>,
+        _ normals: UnsafePointer<Vector2>,
+        into out: (vertices: UnsafeMutablePointer<Vector2>, normals: UnsafeMutablePointer<Vector2>,
+                   colliders: UnsafeMutablePointer<Collider>)
+    ) {
+        let margin = PhysicsConstants.speculativeDistance
+        let pv = out.vertices, pn = out.normals, cp = out.colliders
+        // Through pointers: a copy of the large Body record costs a memcpy.
+        for i in boundaries {
+            let b = bodies + Int(i)
+            let xf = b.pointee.transform
+            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
+                pv[k] = xf.apply(vertices[k])
+                pn[k] = xf.q.rotate(normals[k])
+            }
+            cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn))
+        }
+        for i in items {
+            let b = bodies + Int(i)
+            let xf = b.pointee.transform
+            var lo = Vector2(Double.infinity, Double.infinity)
+            var hi = Vector2(-Double.infinity, -Double.infinity)
+            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
+                let p = xf.apply(vertices[k])
+                pv[k] = p
+                pn[k] = xf.q.rotate(normals[k])
+                lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
+                hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
+            }
+            let r = b.pointee.radius + margin
+            b.pointee.lower = Vector2(lo.x - r, lo.y - r)
+            b.pointee.upper = Vector2(hi.x + r, hi.y + r)
+            cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn))
+        }
+    }
+
+    /// The step's contacts, in stages: last step's contacts kept for warm starting, the
+    /// candidate pairs, then the narrow phase that turns them into contacts.
     func findContacts() {
-        // `contacts` keeps the records of the step before last: the narrow phase overwrites them
-        // in place (refilling them from empty would copy a filler record per contact).
+        keepLastStepContacts()
+        findCandidatePairs()
+        findContactsOfPairs()
+    }
+
+    /// Last step's contacts become `oldContacts`, with their point ids and the pair table that
+    /// finds them. `contacts` keeps the records of the step before last: the narrow phase
+    /// overwrites them in place (refilling them from empty would copy a filler record per contact).
+    private func keepLastStepContacts() {
         swap(&contacts, &oldContacts)
         swap(&contactPointIDs, &oldContactPointIDs)
         if oldContactPointIDs.count != oldContacts.count {
-            oldContactPointIDs = oldContacts.map { SIMD4($0.p0.id, $0.p1.id, UInt32($0.pointCount), 0) }
+            oldContactPointIDs.setCount(oldContacts.count, filler: .zero)
+            for (k, c) in oldContacts.enumerated() {
+                oldContactPointIDs[k] = SIMD4(c.p0.id, c.p1.id, UInt32(c.pointCount), 0)
+            }
         }
         let bodyCount = bodies.count
         // Last step's keys stand for last step's contacts (rebuilt from them if they do not match).
         if contactKeys.count != oldContacts.count { contactKeys = oldContacts.map(\.key) }
         contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, bodyCount: bodyCount) }
+    }
+
+    /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
+    /// movable item of its group whose box overlaps the boundary's.
+    private func findCandidatePairs() {
         pairs.removeAll(keepingCapacity: true)
         let items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
@@ -81,55 +107,60 @@ extension World {
                 }
             }
         }
-        // Narrow phase into local arrays sized for every pair, written through pointers and
-        // cut to the contacts found (no append, uniqueness or exclusivity check per contact).
+    }
+
+    /// The narrow phase into the step's contact arrays, sized for every pair, written through
+    /// pointers and cut to the contacts found (no append, uniqueness or exclusivity check per
+    /// contact); the arrays keep their storage from step to step.
+    private func findContactsOfPairs() {
         let pairCount = pairs.count
-        var found = contacts
+        var found = contacts, keys = contactKeys, touching = stepTouchingKeys
         contacts = []
-        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
-        var keys = contactKeys
         contactKeys = []
-        keys.setCount(pairCount, filler: 0)
-        var touching = stepTouchingKeys
         stepTouchingKeys = []
+        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        keys.setCount(pairCount, filler: 0)
         touching.setCount(pairCount, filler: 0)
-        var ids = contactPointIDs
-        contactPointIDs = []
-        ids.setCount(pairCount, filler: .zero)
-        var counts = (found: 0, touching: 0)
-        vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
-            placedVertices.withUnsafeBufferPointer { pvp in placedNormals.withUnsafeBufferPointer { pnp in
-                guard let V = vp.baseAddress, let N = np.baseAddress, let PV = pvp.baseAddress, let PN = pnp.baseAddress
-                else { return }
-                let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: PV, placedNormals: PN)
-                boxManifolds.withBatch(capacity: World.narrowChunk, vertices: PV, normals: PN) { boxes in
-                    bodies.withUnsafeBufferPointer { bp in colliders.withUnsafeBufferPointer { cp in
-                        oldContactPointIDs.withUnsafeBufferPointer { op in pairs.withUnsafeBufferPointer { pp in
-                            pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: op.count) { impulses in
-                                found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
-                                    touching.withUnsafeMutableBufferPointer { tp in ids.withUnsafeMutableBufferPointer { ip in
-                                        let old = OldContacts(lookup: lookup, pointIDs: op, impulses: impulses)
-                                        counts = World.narrowPhase(
-                                            pp, bp.baseAddress!, cp.baseAddress!, shapes, boxes, old,
-                                            into: (fp.baseAddress!, kp.baseAddress!, ip.baseAddress!, tp.baseAddress!))
-                                    } }
-                                } }
-                            } }
-                        } }
-                    } }
-                }
-            } }
+        contactPointIDs.setCount(pairCount, filler: .zero)
+        let ids = contactPointIDs.base
+        let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
+            touching.withUnsafeMutableBufferPointer { tp in
+                narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
+            }
         } }
-        let foundCount = counts.found, touchingCount = counts.touching
-        found.setCount(foundCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
-        keys.setCount(foundCount, filler: 0)
-        touching.setCount(touchingCount, filler: 0)
-        ids.setCount(foundCount, filler: .zero)
-        contactPointIDs = ids
+        found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        keys.setCount(counts.found, filler: 0)
+        touching.setCount(counts.touching, filler: 0)
+        contactPointIDs.setCount(counts.found, filler: .zero)
         contacts = found
         contactKeys = keys
         stepTouchingKeys = touching
     }
+
+    /// Runs `narrowPhase` on the world's shapes (as given and placed), bodies, colliders,
+    /// candidate pairs and last step's contacts, with the C box lanes' scratch.
+    private func narrowPhase(into out: NarrowPhaseOutput) -> (found: Int, touching: Int) {
+        let placed = (vertices: UnsafePointer(placedVertices.base), normals: UnsafePointer(placedNormals.base))
+        let colliders = UnsafePointer(colliders.base), oldPointIDs = UnsafeBufferPointer(oldContactPointIDs.elements)
+        return vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
+            guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0) }
+            let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: placed.vertices, placedNormals: placed.normals)
+            return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: placed.vertices, normals: placed.normals) {
+                boxes in
+                bodies.withUnsafeBufferPointer { bp in pairs.withUnsafeBufferPointer { pp in
+                    pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: oldPointIDs.count) { impulses in
+                        let old = OldContacts(lookup: lookup, pointIDs: oldPointIDs, impulses: impulses)
+                        return World.narrowPhase(pp, bp.baseAddress!, colliders, shapes, boxes, old, into: out)
+                    } }
+                } }
+            }
+        } }
+    }
+
+    /// Where the narrow phase writes, in pair order: contact records, their keys, their point
+    /// ids, and the keys of the touching ones.
+    typealias NarrowPhaseOutput = (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
+                                   pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
 
     /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
     /// first-level cache between the lanes writing and the contacts reading them.
@@ -150,8 +181,7 @@ extension World {
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
         _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: OldContacts,
-        into out: (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
-                   pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
+        into out: NarrowPhaseOutput
     ) -> (found: Int, touching: Int) {
         let C = colliders
         var found = 0, touching = 0
@@ -202,26 +232,12 @@ extension World {
         let A = colliders + a, Bb = colliders + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return false }
         if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return false }
-        let startA = Int(A.pointee.shapeStart), countA = Int(A.pointee.shapeCount)
-        let startB = Int(Bb.pointee.shapeStart), countB = Int(Bb.pointee.shapeCount)
         let m: Manifold
         if let box {
             // Two rectangles (most pairs): the same manifold from the C lanes, same bits.
             m = box
-        } else if countA != 1 && countB != 1 {
-            // Polygons and segments: the shapes were placed once for the step (same operations
-            // as `Collide.polygons`, so the same bits).
-            m = Collide.clipPolygons(shapes.placedVertices + startA, shapes.placedNormals + startA, countA,
-                                     shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
-                                     margin: PhysicsConstants.speculativeDistance)
         } else {
-            // Circles: from the body frames (their radius and placement are not in the collider).
-            let bodyA = bodies + a, bodyB = bodies + b
-            let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
-                                 radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
-            let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
-                                 radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
-            m = Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
+            m = manifold(a, b, bodies, colliders, shapes)
         }
         if m.count == 0 { return false }
         let centerA = A.pointee.center, centerB = Bb.pointee.center
@@ -233,22 +249,7 @@ extension World {
                               separation: m.p1.separation, id: m.p1.id)
         }
         if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
-            let o = old.pointIDs[previous]
-            let oldCount = Int(o[2])
-            let id0 = o[0], id1 = o[1]
-            for k in 0..<m.count {
-                let id = k == 0 ? p0.id : p1.id
-                for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
-                    let (normal, tangent) = impulses.of(previous, point: ok)
-                    if k == 0 {
-                        p0.normalImpulse = normal
-                        p0.tangentImpulse = tangent
-                    } else {
-                        p1.normalImpulse = normal
-                        p1.tangentImpulse = tangent
-                    }
-                }
-            }
+            warmStart(&p0, &p1, count: m.count, from: previous, pointIDs: old.pointIDs[previous], impulses)
         }
         c.initialize(to: ContactConstraint(
             a: a, b: b, key: World.pairKey(a, b), normal: m.normal,
@@ -256,5 +257,49 @@ extension World {
             restitution: max(A.pointee.restitution, Bb.pointee.restitution), pointCount: m.count, p0: p0, p1: p1,
             touching: min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop))
         return true
+    }
+
+    /// The manifold of bodies `a` and `b` on the Swift path (every pair but two rectangles).
+    @inline(__always)
+    private static func manifold(_ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
+                                 _ shapes: ShapeArrays) -> Manifold {
+        let startA = Int(colliders[a].shapeStart), countA = Int(colliders[a].shapeCount)
+        let startB = Int(colliders[b].shapeStart), countB = Int(colliders[b].shapeCount)
+        if countA != 1 && countB != 1 {
+            // Polygons and segments: the shapes were placed once for the step (same operations
+            // as `Collide.polygons`, so the same bits).
+            return Collide.clipPolygons(shapes.placedVertices + startA, shapes.placedNormals + startA, countA,
+                                        shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
+                                        margin: PhysicsConstants.speculativeDistance)
+        }
+        // Circles: from the body frames (their radius and placement are not in the collider).
+        let bodyA = bodies + a, bodyB = bodies + b
+        let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
+                             radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
+        let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
+                             radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
+        return Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
+    }
+
+    /// Gives the new points `p0` and (with `count` 2) `p1` the impulses of last step's contact
+    /// `previous` at the points with the same feature id (`pointIDs`: id0, id1, count).
+    @inline(__always)
+    private static func warmStart(_ p0: inout ContactPoint, _ p1: inout ContactPoint, count: Int, from previous: Int,
+                                  pointIDs o: SIMD4<UInt32>, _ impulses: ContactSolver.Impulses) {
+        let oldCount = Int(o[2])
+        let id0 = o[0], id1 = o[1]
+        for k in 0..<count {
+            let id = k == 0 ? p0.id : p1.id
+            for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
+                let (normal, tangent) = impulses.of(previous, point: ok)
+                if k == 0 {
+                    p0.normalImpulse = normal
+                    p0.tangentImpulse = tangent
+                } else {
+                    p1.normalImpulse = normal
+                    p1.tangentImpulse = tangent
+                }
+            }
+        }
     }
 }

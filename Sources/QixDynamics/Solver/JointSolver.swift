@@ -156,38 +156,66 @@ struct JointSolver {
         let mB = bodies[j.b].invMass, iB = bodies[j.b].invInertia
         var sA = states[j.a], sB = states[j.b]
         if j.kind == .revolute {
-            if j.maxMotorTorque > 0 {
-                let Cdot = sB.w - sA.w
-                let maxImpulse = h * j.maxMotorTorque
-                let old = j.motorImpulse
-                j.motorImpulse = min(max(old - j.axialMass * Cdot, -maxImpulse), maxImpulse)
-                let impulse = j.motorImpulse - old
-                sA.w -= iA * impulse
-                sB.w += iB * impulse
-            }
-            if j.lower > -Double.infinity || j.upper < Double.infinity {
-                let angle = relativeAngle(j)
-                let lowerApplied = limitImpulse(C: angle - j.lower, Cdot: sB.w - sA.w, mass: j.axialMass,
-                                                accumulated: &j.lowerImpulse, useBias: useBias)
-                sA.w -= iA * lowerApplied
-                sB.w += iB * lowerApplied
-                let upperApplied = limitImpulse(C: j.upper - angle, Cdot: sA.w - sB.w, mass: j.axialMass,
-                                                accumulated: &j.upperImpulse, useBias: useBias)
-                sA.w += iA * upperApplied
-                sB.w -= iB * upperApplied
-            }
+            solveMotor(&j, &sA, &sB, iA: iA, iB: iB)
+            solveAngleRange(&j, &sA, &sB, iA: iA, iB: iB, useBias: useBias)
         } else {
-            var bias = 0.0, massScale = 1.0, impulseScale = 0.0
-            if useBias {
-                bias = jointSoftness.biasRate * relativeAngle(j)
-                massScale = jointSoftness.massScale
-                impulseScale = jointSoftness.impulseScale
-            }
-            let impulse = -massScale * j.axialMass * (sB.w - sA.w + bias) - impulseScale * j.angularImpulse
-            j.angularImpulse += impulse
-            sA.w -= iA * impulse
-            sB.w += iB * impulse
+            solveAngleLock(&j, &sA, &sB, iA: iA, iB: iB, useBias: useBias)
         }
+        solvePointLock(&j, &sA, &sB, mA: mA, iA: iA, mB: mB, iB: iB, useBias: useBias)
+        states[j.a] = sA
+        states[j.b] = sB
+    }
+
+    /// A pin's friction: the motor at zero speed, its impulse capped by `maxMotorTorque`.
+    @inline(__always)
+    private func solveMotor(_ j: inout Joint, _ sA: inout BodyState, _ sB: inout BodyState, iA: Double, iB: Double) {
+        if !(j.maxMotorTorque > 0) { return }
+        let Cdot = sB.w - sA.w
+        let maxImpulse = h * j.maxMotorTorque
+        let old = j.motorImpulse
+        j.motorImpulse = min(max(old - j.axialMass * Cdot, -maxImpulse), maxImpulse)
+        let impulse = j.motorImpulse - old
+        sA.w -= iA * impulse
+        sB.w += iB * impulse
+    }
+
+    /// A pin's angle range: a one-sided soft limit at each end.
+    @inline(__always)
+    private func solveAngleRange(_ j: inout Joint, _ sA: inout BodyState, _ sB: inout BodyState, iA: Double, iB: Double,
+                                 useBias: Bool) {
+        if !(j.lower > -Double.infinity || j.upper < Double.infinity) { return }
+        let angle = relativeAngle(j)
+        let lowerApplied = limitImpulse(C: angle - j.lower, Cdot: sB.w - sA.w, mass: j.axialMass,
+                                        accumulated: &j.lowerImpulse, useBias: useBias)
+        sA.w -= iA * lowerApplied
+        sB.w += iB * lowerApplied
+        let upperApplied = limitImpulse(C: j.upper - angle, Cdot: sA.w - sB.w, mass: j.axialMass,
+                                        accumulated: &j.upperImpulse, useBias: useBias)
+        sA.w += iA * upperApplied
+        sB.w -= iB * upperApplied
+    }
+
+    /// A weld's locked angle (soft with the joint softness while biased).
+    @inline(__always)
+    private func solveAngleLock(_ j: inout Joint, _ sA: inout BodyState, _ sB: inout BodyState, iA: Double, iB: Double,
+                                useBias: Bool) {
+        var bias = 0.0, massScale = 1.0, impulseScale = 0.0
+        if useBias {
+            bias = jointSoftness.biasRate * relativeAngle(j)
+            massScale = jointSoftness.massScale
+            impulseScale = jointSoftness.impulseScale
+        }
+        let impulse = -massScale * j.axialMass * (sB.w - sA.w + bias) - impulseScale * j.angularImpulse
+        j.angularImpulse += impulse
+        sA.w -= iA * impulse
+        sB.w += iB * impulse
+    }
+
+    /// The shared point: a 2 x 2 solve of the anchors' relative velocity (plus their
+    /// separation while biased).
+    @inline(__always)
+    private func solvePointLock(_ j: inout Joint, _ sA: inout BodyState, _ sB: inout BodyState, mA: Double, iA: Double,
+                                mB: Double, iB: Double, useBias: Bool) {
         let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
         let Cdot = (sB.v + crossSV(sB.w, rB)) - (sA.v + crossSV(sA.w, rA))
         var bias = Vector2.zero, massScale = 1.0, impulseScale = 0.0
@@ -213,8 +241,6 @@ struct JointSolver {
         sA.w -= iA * rA.cross(impulse)
         sB.v += mB * impulse
         sB.w += iB * rB.cross(impulse)
-        states[j.a] = sA
-        states[j.b] = sB
     }
 
     /// Sliding: no relative rotation, no motion across the axis, optional translation range.

@@ -6,11 +6,12 @@ final class World {
     var states: [BodyState] = []
     var vertices: [Vector2] = []
     var normals: [Vector2] = []
-    /// `vertices` and `normals` placed in the world at the start of the current step.
-    var placedVertices: [Vector2] = []
-    var placedNormals: [Vector2] = []
+    /// `vertices` and `normals` placed in the world at the start of the current step (buffers
+    /// the narrow phase reads through their base pointers; their memory is kept between steps).
+    let placedVertices = StepBuffer<Vector2>()
+    let placedNormals = StepBuffer<Vector2>()
     /// The narrow phase's copy of each body (`Collider`), set with the placed shapes.
-    var colliders: [Collider] = []
+    let colliders = StepBuffer<Collider>()
     var joints: [Joint] = []
     var contacts: [ContactConstraint] = []
     /// The pair keys of `contacts`, and those of the touching ones, in contact order (written
@@ -19,12 +20,12 @@ final class World {
     var stepTouchingKeys: [UInt64] = []
     /// The feature ids and point count of `contacts` (id0, id1, count, 0), and last step's: the
     /// warm-start match reads these 16 bytes instead of three cache lines of the old record.
-    var contactPointIDs: [SIMD4<UInt32>] = []
-    var oldContactPointIDs: [SIMD4<UInt32>] = []
+    var contactPointIDs = StepBuffer<SIMD4<UInt32>>()
+    var oldContactPointIDs = StepBuffer<SIMD4<UInt32>>()
     /// Last step's contacts (warm starting), the lookup into them, and this step's candidate pairs.
     var oldContacts: [ContactConstraint] = []
     var pairTable = PairTable()
-    var broadPhase = BroadPhase()
+    let broadPhase = BroadPhase()
     var pairs: [SIMD2<Int32>] = []
     var contactSolver = ContactSolver()
     /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
@@ -157,71 +158,114 @@ final class World {
         }
     }
 
+    /// The soft step's solver stages, in Box2D v3's order (`b2SolverStage`): prepare contacts
+    /// and joints, then per sub-step integrate velocities, warm start, solve, integrate
+    /// positions and relax; then restitution, and the bodies' new placements.
     private func solve(_ dt: Double) {
-        let h = dt / Double(substepCount)
-        let invH = 1 / h
-        let hertz = min(PhysicsConstants.contactHertz, 0.25 * invH)
-        let contactSoftness = Softness.make(hertz: hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
-        let staticSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
-        let jointSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.jointDampingRatio, h: h)
+        let step = SolverStep(dt: dt, substepCount: substepCount)
         let gravity = self.gravity
         let items = itemBodies
-        let maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
-        let maxAngularSpeed = PhysicsConstants.maxRotation * invH
-        let bodyCount = bodies.count
         bodies.withUnsafeMutableBufferPointer { bp in
             states.withUnsafeMutableBufferPointer { sp in
-                contacts.withUnsafeMutableBufferPointer { cp in
-                    joints.withUnsafeMutableBufferPointer { jp in
-                        let B = bp.baseAddress!, S = sp.baseAddress!
-                        let js = JointSolver(bodies: B, states: S, h: h, invH: invH, jointSoftness: jointSoftness)
-                        for i in 0..<bp.count {
-                            S[i].dp = .zero
-                            S[i].dq = .identity
-                            S[i].dAngle = 0
-                            B[i].center0 = B[i].center
-                            B[i].angle0 = B[i].angle
-                        }
-                        contactKeys.withUnsafeBufferPointer { keys in
-                            contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, bodies: B, bodyCount: bodyCount,
-                                                  states: S, contactSoftness: contactSoftness, staticSoftness: staticSoftness)
-                        }
-                        for k in 0..<jp.count { js.prepare(&jp[k]) }
-                        prepareMotions(B, h: h, gravity: gravity, items: items)
-                        for _ in 0..<substepCount {
-                            integrateVelocities(S, maxSpeedSquared: maxSpeedSquared, maxAngularSpeed: maxAngularSpeed)
-                            if jp.isEmpty {
-                                // Nothing acts between the two: one sweep (same bits).
-                                contactSolver.warmStartAndSolve(S, invH: invH)
-                            } else {
-                                for k in 0..<jp.count { js.warmStart(&jp[k]) }
-                                contactSolver.warmStart(S)
-                                for k in 0..<jp.count { js.solve(&jp[k], useBias: true) }
-                                contactSolver.solve(S, invH: invH, useBias: true)
-                            }
-                            integratePositions(S, h: h)
-                            for k in 0..<jp.count { js.solve(&jp[k], useBias: false) }
-                            contactSolver.solve(S, invH: invH, useBias: false)
-                        }
-                        contactSolver.restitution(S)
-                        // Finalize placements.
-                        // In place: a copy of the large Body record costs two memcpy calls per body.
-                        for i32 in items {
-                            let i = Int(i32)
-                            let b = B + i
-                            if b.pointee.invMass == 0 { continue }
-                            b.pointee.center = b.pointee.center0 + S[i].dp
-                            if S[i].dAngle != 0 {
-                                b.pointee.angle = b.pointee.angle0 + S[i].dAngle
-                                b.pointee.q = Rotation(angle: b.pointee.angle)
-                            }
-                            b.pointee.origin = b.pointee.center - b.pointee.q.rotate(b.pointee.localCenter)
-                            b.pointee.force = .zero
-                            b.pointee.torque = 0
-                        }
-                    }
+                joints.withUnsafeMutableBufferPointer { jp in
+                    let B = bp.baseAddress!, S = sp.baseAddress!
+                    let js = JointSolver(bodies: B, states: S, h: step.h, invH: step.invH, jointSoftness: step.jointSoftness)
+                    startDisplacements(B, S, count: bp.count)
+                    prepareContacts(B, S, bodyCount: bp.count, step)
+                    for k in 0..<jp.count { js.prepare(&jp[k]) }
+                    prepareMotions(B, h: step.h, gravity: gravity, items: items)
+                    for _ in 0..<substepCount { substep(S, jp, js, step) }
+                    contactSolver.restitution(S)
+                    finalizePlacements(B, S, items: items)
                 }
             }
+        }
+    }
+
+    /// The constants of one step's solve: the sub-step, the softness of contacts (between
+    /// moving bodies, and stiffer against static ones) and of joints, and the speed limits.
+    private struct SolverStep {
+        let h: Double
+        let invH: Double
+        let contactSoftness: Softness
+        let staticSoftness: Softness
+        let jointSoftness: Softness
+        let maxSpeedSquared: Double
+        let maxAngularSpeed: Double
+
+        init(dt: Double, substepCount: Int) {
+            h = dt / Double(substepCount)
+            invH = 1 / h
+            let hertz = min(PhysicsConstants.contactHertz, 0.25 * invH)
+            contactSoftness = Softness.make(hertz: hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
+            staticSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
+            jointSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.jointDampingRatio, h: h)
+            maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
+            maxAngularSpeed = PhysicsConstants.maxRotation * invH
+        }
+    }
+
+    /// Zeroes every body's sub-step displacement and keeps its centre and angle at the start
+    /// of the step (the solver works on displacements from them).
+    private func startDisplacements(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, count: Int) {
+        for i in 0..<count {
+            S[i].dp = .zero
+            S[i].dq = .identity
+            S[i].dAngle = 0
+            B[i].center0 = B[i].center
+            B[i].angle0 = B[i].angle
+        }
+    }
+
+    /// Puts this step's contacts into the solver's batches (masses, anchors, last step's impulses).
+    private func prepareContacts(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, bodyCount: Int,
+                                 _ step: SolverStep) {
+        // `bodies` is being accessed through `B`: its count comes from the caller.
+        contacts.withUnsafeMutableBufferPointer { cp in
+            contactKeys.withUnsafeBufferPointer { keys in
+                contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, bodies: B, bodyCount: bodyCount, states: S,
+                                      contactSoftness: step.contactSoftness, staticSoftness: step.staticSoftness)
+            }
+        }
+    }
+
+    /// One sub-step: integrate velocities, warm start, solve (with push-out bias), integrate
+    /// positions, relax (without bias); joints before contacts in each pass.
+    @inline(__always)
+    private func substep(_ S: UnsafeMutablePointer<BodyState>, _ joints: UnsafeMutableBufferPointer<Joint>,
+                         _ js: JointSolver, _ step: SolverStep) {
+        integrateVelocities(S, maxSpeedSquared: step.maxSpeedSquared, maxAngularSpeed: step.maxAngularSpeed)
+        if joints.isEmpty {
+            // Nothing acts between the two: one sweep (same bits).
+            contactSolver.warmStartAndSolve(S, invH: step.invH)
+        } else {
+            for k in 0..<joints.count { js.warmStart(&joints[k]) }
+            contactSolver.warmStart(S)
+            for k in 0..<joints.count { js.solve(&joints[k], useBias: true) }
+            contactSolver.solve(S, invH: step.invH, useBias: true)
+        }
+        integratePositions(S, h: step.h)
+        for k in 0..<joints.count { js.solve(&joints[k], useBias: false) }
+        contactSolver.solve(S, invH: step.invH, useBias: false)
+    }
+
+    /// Moves every moving item to its centre and angle at the start of the step plus the
+    /// step's displacement, and clears its applied force and torque.
+    private func finalizePlacements(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>,
+                                    items: [Int32]) {
+        // In place: a copy of the large Body record costs two memcpy calls per body.
+        for i32 in items {
+            let i = Int(i32)
+            let b = B + i
+            if b.pointee.invMass == 0 { continue }
+            b.pointee.center = b.pointee.center0 + S[i].dp
+            if S[i].dAngle != 0 {
+                b.pointee.angle = b.pointee.angle0 + S[i].dAngle
+                b.pointee.q = Rotation(angle: b.pointee.angle)
+            }
+            b.pointee.origin = b.pointee.center - b.pointee.q.rotate(b.pointee.localCenter)
+            b.pointee.force = .zero
+            b.pointee.torque = 0
         }
     }
 

@@ -54,7 +54,7 @@ import Testing
             bodies.append(body(center: center, half: half))
         }
         let items = (1...count).map { Int32($0) }
-        var kept = BroadPhase()
+        let kept = BroadPhase()
         for step in 0..<steps {
             for i in 1...count {
                 let jump = jumpEvery > 0 && (step + i) % jumpEvery == 0
@@ -67,7 +67,7 @@ import Testing
                 bodies[i] = body(center: center, half: half)
             }
             var expected: [SIMD2<Int32>] = [], actual: [SIMD2<Int32>] = []
-            var fresh = BroadPhase()
+            let fresh = BroadPhase()
             bodies.withUnsafeMutableBufferPointer { bp in
                 fresh.queryPairs(bodies: bp.baseAddress!, items: items, cellSize: cellSize, pairs: &expected)
                 kept.findPairs(bodies: bp.baseAddress!, items: items, cellSize: cellSize, pairs: &actual)
