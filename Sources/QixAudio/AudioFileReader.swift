@@ -41,8 +41,8 @@ public final class AudioFileReader {
     private let handle: OpaquePointer?
     /// AAC, MPEG-TS, MP4, AC-3 and what else libsndfile does not read.
     private let libav: LibavDecoder?
-    /// FLAC files are decoded by libFLAC directly (faster than through libsndfile);
-    /// libsndfile still reads the header and serves every other container.
+    /// FLAC files are decoded by libFLAC directly (faster than through libsndfile), which
+    /// reads their header too; libsndfile serves every other container.
     private let flac: FLACDecoder?
     /// Containers whose frame count comes from the header of uncompressed data, where a
     /// short read means the file was cut.
@@ -72,6 +72,16 @@ public final class AudioFileReader {
         var sfInfo = SF_INFO()
         var opened: OpaquePointer?
         var decoder: LibavDecoder?
+        if decodesFLACDirectly && input.regularFile, let (flac, info) = Self.openFLAC(input.fd, path: path, prefix: prefix) {
+            close(input.fd)
+            self.flac = flac
+            self.info = info
+            handle = nil
+            libav = nil
+            checksLength = true
+            headerDamage = nil
+            return
+        }
         if AudioContentSniffer.readsWithLibav(prefix) {
             decoder = try LibavDecoder(fd: input.fd, path: path)
         } else {
@@ -120,12 +130,29 @@ public final class AudioFileReader {
         libav = nil
         headerDamage = Self.headerDamage(handle, info: info)
         self.checksLength = ["WAV", "WAVEX", "RF64", "W64", "AIFF", "AU", "CAF", "FLAC"].contains(info.container)
+        // FLAC that `openFLAC` left to libsndfile (an ID3 tag first, a depth it does not
+        // take) still decodes through libFLAC, on a second opening of the file.
         flac = decodesFLACDirectly && input.regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels) : nil
         // Integer files read as floats in [-1, 1); float files keep their values.
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
     }
 
     deinit { if let handle { sf_close(handle) } }
+
+    /// A plain FLAC file (`fLaC` first) of 8, 16 or 24 bits, read by libFLAC and the own
+    /// frame decoder from the descriptor already open, described as libsndfile describes it
+    /// (its header read by libFLAC instead, so the file is opened once); nil leaves the file
+    /// to libsndfile as before: other depths (libsndfile refuses 12 and 20 bits with its own
+    /// error), an ID3 tag before `fLaC`, and anything libFLAC cannot start.
+    private static func openFLAC(_ fd: Int32, path: String, prefix: [UInt8]) -> (FLACDecoder, AudioFileInfo)? {
+        guard prefix.starts(with: "fLaC".utf8), let decoder = FLACDecoder(fd: fd), let stream = decoder.streamInfo,
+              stream.sample_rate > 0, let encoding = [8: "PCM_S8", 16: "PCM_16", 24: "PCM_24"][stream.bits_per_sample]
+        else { return nil }
+        // STREAMINFO's 0 (length unknown) stays 0, as libsndfile's "the most there can be" does.
+        let info = AudioFileInfo(path: path, container: "FLAC", encoding: encoding, sampleRate: Int(stream.sample_rate),
+                                 channels: Int(stream.channels), frames: Int64(stream.total_samples))
+        return (decoder, info)
+    }
 
     /// Why libsndfile could not open a file that exists. Its "File does not exist or is not
     /// a regular file" also stands for an MP3 in which libmpg123 found no frame: then the
