@@ -85,6 +85,8 @@ struct SpeedScale {
         let edgeBins: UnsafeMutableBufferPointer<Int>, edgeFractions: UnsafeMutableBufferPointer<Double>
         /// The bands' noise floors.
         let floors: UnsafeMutableBufferPointer<Float>
+        /// `groupHalves`, and whether it is one up and one down group per band (no accumulation).
+        let halves: UnsafeMutableBufferPointer<Int>, alternating: Bool
         /// One hop's running sums (0 first), the integral at each group edge, and each half band's energy.
         let cumulative: UnsafeMutableBufferPointer<Double>, edgeValues: UnsafeMutableBufferPointer<Double>
         let half: UnsafeMutableBufferPointer<Double>
@@ -98,6 +100,9 @@ struct SpeedScale {
             cumulative = .allocate(capacity: HopSpectra.width + 1)
             edgeValues = .allocate(capacity: edges)
             half = .allocate(capacity: 2 * P.bandCount)
+            halves = .allocate(capacity: SpeedScale.groupCount)
+            _ = halves.initialize(from: SpeedScale.groupHalves)
+            alternating = SpeedScale.groupHalves == Array(0..<SpeedScale.groupCount)
             _ = edgeBins.initialize(from: scales.flatMap(\.edgeBins))
             _ = edgeFractions.initialize(from: scales.flatMap(\.edgeFractions))
             _ = floors.initialize(from: floorValues)
@@ -108,6 +113,7 @@ struct SpeedScale {
             for buffer in [edgeFractions, cumulative, edgeValues, half] { buffer.deallocate() }
             edgeBins.deallocate()
             floors.deallocate()
+            halves.deallocate()
         }
     }
 
@@ -120,9 +126,6 @@ struct SpeedScale {
         let bands = P.bandCount, width = HopSpectra.width, plane = range.count * bands
         let firstBlock = range.lowerBound / BandCutoff.blockHops
         let blocks = blockTotals.count / (scratch.scaleCount * bands * BandCutoff.slotSize)
-        let halves = groupHalves
-        // One up group and one down group per band: no accumulation needed.
-        let alternating = halves == Array(0..<groupCount)
         spectra.power.withUnsafeBufferPointer { power in
             values.withUnsafeMutableBufferPointer { out in
                 floorWeights.withUnsafeMutableBufferPointer { weightsOut in
@@ -134,7 +137,7 @@ struct SpeedScale {
                             runningSums(of: row.baseAddress!, count: width, into: scratch.cumulative.baseAddress! + 1)
                             for s in 0..<scratch.scaleCount {
                                 edgeIntegrals(of: row, scale: s, scratch: scratch)
-                                halfBandEnergies(scratch: scratch, halves: halves, alternating: alternating)
+                                halfBandEnergies(scratch: scratch)
                                 storeBands(scratch: scratch, statistic: out.baseAddress! + (s * plane + h * bands),
                                            weight: weightsOut.baseAddress! + (s * plane + h * bands),
                                            totals: blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize))
@@ -159,9 +162,9 @@ struct SpeedScale {
 
     /// Each half band's energy from the edge integrals, into `half` (up, down per band).
     @inline(__always)
-    private static func halfBandEnergies(scratch: StatisticsScratch, halves: [Int], alternating: Bool) {
-        let half = scratch.half, edgeValues = scratch.edgeValues
-        if alternating {
+    private static func halfBandEnergies(scratch: StatisticsScratch) {
+        let half = scratch.half, edgeValues = scratch.edgeValues, halves = scratch.halves
+        if scratch.alternating {
             for b in 0..<P.bandCount {
                 half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
                 half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
