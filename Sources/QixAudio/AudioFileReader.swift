@@ -69,9 +69,6 @@ public final class AudioFileReader {
     init(path: String, decodesFLACDirectly: Bool) throws {
         let input = try Self.openInput(path)
         let prefix = Self.prefix(of: input.fd)
-        var sfInfo = SF_INFO()
-        var opened: OpaquePointer?
-        var decoder: LibavDecoder?
         if decodesFLACDirectly && input.regularFile, let (flac, info) = Self.openFLAC(input.fd, path: path, prefix: prefix) {
             close(input.fd)
             self.flac = flac
@@ -82,31 +79,9 @@ public final class AudioFileReader {
             headerDamage = nil
             return
         }
-        if AudioContentSniffer.readsWithLibav(prefix) {
-            decoder = try LibavDecoder(fd: input.fd, path: path)
-        } else {
-            let openWithSndfile = {
-                input.regularFile ? sf_open(path, Int32(SFM_READ), &sfInfo) : sf_open_fd(dup(input.fd), Int32(SFM_READ), &sfInfo, 1)
-            }
-            // What libmpg123 prints on stderr while libsndfile opens an MP3 is caught, for
-            // the error line or the one warning.
-            let (sndfile, openMessages) = LibraryMessages.capture(openWithSndfile)
-            opened = sndfile
-            if opened == nil {
-                let reason = String(cString: sf_strerror(nil))
-                guard reason.hasPrefix("Format not recognised") else {
-                    close(input.fd)
-                    throw AudioError("cannot read audio", path, Self.openFailure(reason, messages: openMessages))
-                }
-                // Content libsndfile does not know: FFmpeg's probing has the last word.
-                decoder = try Self.probeWithLibav(fd: input.fd, path: path)
-            } else {
-                close(input.fd)
-                // libmpg123's note that a cut MP3 is shorter than its Xing header says: the
-                // cut is reported once, by `damage`, with the span it lost.
-                decoderMessages = openMessages.filter { !$0.hasPrefix("Xing stream size off") }
-            }
-        }
+        var sfInfo = SF_INFO()
+        let (opened, decoder, openMessages) = try Self.openDecoder(input, path: path, prefix: prefix, sfInfo: &sfInfo)
+        decoderMessages = openMessages
         if let decoder {
             libav = decoder
             info = decoder.info
@@ -138,6 +113,33 @@ public final class AudioFileReader {
     }
 
     deinit { if let handle { sf_close(handle) } }
+
+    /// libsndfile on the input (for a regular file, its own opening of the path; the
+    /// descriptor is then closed), or FFmpeg's libraries for what the sniffer gives them and
+    /// what libsndfile does not recognise; with libsndfile, what libmpg123 said while it opened.
+    private static func openDecoder(_ input: (fd: Int32, regularFile: Bool), path: String, prefix: [UInt8],
+                                    sfInfo: inout SF_INFO) throws -> (OpaquePointer?, LibavDecoder?, [String]) {
+        if AudioContentSniffer.readsWithLibav(prefix) { return (nil, try LibavDecoder(fd: input.fd, path: path), []) }
+        let openWithSndfile = {
+            input.regularFile ? sf_open(path, Int32(SFM_READ), &sfInfo) : sf_open_fd(dup(input.fd), Int32(SFM_READ), &sfInfo, 1)
+        }
+        // What libmpg123 prints on stderr while libsndfile opens an MP3 is caught, for
+        // the error line or the one warning.
+        let (sndfile, openMessages) = LibraryMessages.capture(openWithSndfile)
+        guard let sndfile else {
+            let reason = String(cString: sf_strerror(nil))
+            guard reason.hasPrefix("Format not recognised") else {
+                close(input.fd)
+                throw AudioError("cannot read audio", path, Self.openFailure(reason, messages: openMessages))
+            }
+            // Content libsndfile does not know: FFmpeg's probing has the last word.
+            return (nil, try Self.probeWithLibav(fd: input.fd, path: path), [])
+        }
+        close(input.fd)
+        // libmpg123's note that a cut MP3 is shorter than its Xing header says: the
+        // cut is reported once, by `damage`, with the span it lost.
+        return (sndfile, nil, openMessages.filter { !$0.hasPrefix("Xing stream size off") })
+    }
 
     /// A plain FLAC file (`fLaC` first) of 8, 16 or 24 bits, read by libFLAC and the own
     /// frame decoder from the descriptor already open, described as libsndfile describes it
