@@ -154,6 +154,14 @@ typedef struct {
     int32_t coefficients[32];
 } subframe;
 
+// What a frame header says, as the decoder uses it: assignment 0-7 is that many channels
+// minus one, coded independently; 8, 9, 10 are left/side, side/right, mid/side.
+typedef struct {
+    uint32_t blocksize, rate, channels, bits;
+    unsigned assignment;
+    uint64_t number;
+} frame_fields;
+
 // An empty asm the value must pass through in a register: it keeps the sums below in
 // the scalar registers and in the order written. Left alone, clang's straight-line
 // vectorizer turns them into 64-bit vector multiplies (emulated before AVX-512) fed by

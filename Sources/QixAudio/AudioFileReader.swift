@@ -41,8 +41,8 @@ public final class AudioFileReader {
     private let handle: OpaquePointer?
     /// AAC, MPEG-TS, MP4, AC-3 and what else libsndfile does not read.
     private let libav: LibavDecoder?
-    /// FLAC files are decoded by libFLAC directly (faster than through libsndfile);
-    /// libsndfile still reads the header and serves every other container.
+    /// FLAC files are decoded by libFLAC directly (faster than through libsndfile), which
+    /// reads their header too; libsndfile serves every other container.
     private let flac: FLACDecoder?
     /// Containers whose frame count comes from the header of uncompressed data, where a
     /// short read means the file was cut.
@@ -69,38 +69,19 @@ public final class AudioFileReader {
     init(path: String, decodesFLACDirectly: Bool) throws {
         let input = try Self.openInput(path)
         let prefix = Self.prefix(of: input.fd)
-        if let damage = RIFFHeaderCheck.damage(in: prefix) {
+        if decodesFLACDirectly && input.regularFile, let (flac, info) = Self.openFLAC(input.fd, path: path, prefix: prefix) {
             close(input.fd)
-            throw AudioError("cannot read audio", path, damage)
+            self.flac = flac
+            self.info = info
+            handle = nil
+            libav = nil
+            checksLength = true
+            headerDamage = nil
+            return
         }
         var sfInfo = SF_INFO()
-        var opened: OpaquePointer?
-        var decoder: LibavDecoder?
-        if AudioContentSniffer.readsWithLibav(prefix) {
-            decoder = try LibavDecoder(fd: input.fd, path: path)
-        } else {
-            let openWithSndfile = {
-                input.regularFile ? sf_open(path, Int32(SFM_READ), &sfInfo) : sf_open_fd(dup(input.fd), Int32(SFM_READ), &sfInfo, 1)
-            }
-            // What libmpg123 prints on stderr while libsndfile opens an MP3 is caught, for
-            // the error line or the one warning.
-            let (sndfile, openMessages) = LibraryMessages.capture(openWithSndfile)
-            opened = sndfile
-            if opened == nil {
-                let reason = String(cString: sf_strerror(nil))
-                guard reason.hasPrefix("Format not recognised") else {
-                    close(input.fd)
-                    throw AudioError("cannot read audio", path, Self.openFailure(reason, messages: openMessages))
-                }
-                // Content libsndfile does not know: FFmpeg's probing has the last word.
-                decoder = try Self.probeWithLibav(fd: input.fd, path: path)
-            } else {
-                close(input.fd)
-                // libmpg123's note that a cut MP3 is shorter than its Xing header says: the
-                // cut is reported once, by `damage`, with the span it lost.
-                decoderMessages = openMessages.filter { !$0.hasPrefix("Xing stream size off") }
-            }
-        }
+        let (opened, decoder, openMessages) = try Self.openDecoder(input, path: path, prefix: prefix, sfInfo: &sfInfo)
+        decoderMessages = openMessages
         if let decoder {
             libav = decoder
             info = decoder.info
@@ -124,12 +105,60 @@ public final class AudioFileReader {
         libav = nil
         headerDamage = Self.headerDamage(handle, info: info)
         self.checksLength = ["WAV", "WAVEX", "RF64", "W64", "AIFF", "AU", "CAF", "FLAC"].contains(info.container)
+        // FLAC that `openFLAC` left to libsndfile (an ID3 tag first, a depth it does not
+        // take) still decodes through libFLAC, on a second opening of the file.
         flac = decodesFLACDirectly && input.regularFile && info.container == "FLAC" ? FLACDecoder(path: path, channels: info.channels) : nil
         // Integer files read as floats in [-1, 1); float files keep their values.
         sf_command(handle, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
     }
 
     deinit { if let handle { sf_close(handle) } }
+
+    /// libsndfile on the input (for a regular file, its own opening of the path; the
+    /// descriptor is then closed), or FFmpeg's libraries for what the sniffer gives them and
+    /// what libsndfile does not recognise; with libsndfile, what libmpg123 said while it opened.
+    private static func openDecoder(_ input: (fd: Int32, regularFile: Bool), path: String, prefix: [UInt8],
+                                    sfInfo: inout SF_INFO) throws -> (OpaquePointer?, LibavDecoder?, [String]) {
+        if AudioContentSniffer.readsWithLibav(prefix) { return (nil, try LibavDecoder(fd: input.fd, path: path), []) }
+        if let damage = RIFFHeaderCheck.damage(in: prefix) {
+            close(input.fd)
+            throw AudioError("cannot read audio", path, damage)
+        }
+        let openWithSndfile = {
+            input.regularFile ? sf_open(path, Int32(SFM_READ), &sfInfo) : sf_open_fd(dup(input.fd), Int32(SFM_READ), &sfInfo, 1)
+        }
+        // What libmpg123 prints on stderr while libsndfile opens an MP3 is caught, for
+        // the error line or the one warning.
+        let (sndfile, openMessages) = LibraryMessages.capture(openWithSndfile)
+        guard let sndfile else {
+            let reason = String(cString: sf_strerror(nil))
+            guard reason.hasPrefix("Format not recognised") else {
+                close(input.fd)
+                throw AudioError("cannot read audio", path, Self.openFailure(reason, messages: openMessages))
+            }
+            // Content libsndfile does not know: FFmpeg's probing has the last word.
+            return (nil, try Self.probeWithLibav(fd: input.fd, path: path), [])
+        }
+        close(input.fd)
+        // libmpg123's note that a cut MP3 is shorter than its Xing header says: the
+        // cut is reported once, by `damage`, with the span it lost.
+        return (sndfile, nil, openMessages.filter { !$0.hasPrefix("Xing stream size off") })
+    }
+
+    /// A plain FLAC file (`fLaC` first) of 8, 16 or 24 bits, read by libFLAC and the own
+    /// frame decoder from the descriptor already open, described as libsndfile describes it
+    /// (its header read by libFLAC instead, so the file is opened once); nil leaves the file
+    /// to libsndfile as before: other depths (libsndfile refuses 12 and 20 bits with its own
+    /// error), an ID3 tag before `fLaC`, and anything libFLAC cannot start.
+    private static func openFLAC(_ fd: Int32, path: String, prefix: [UInt8]) -> (FLACDecoder, AudioFileInfo)? {
+        guard prefix.starts(with: "fLaC".utf8), let decoder = FLACDecoder(fd: fd), let stream = decoder.streamInfo,
+              stream.sample_rate > 0, let encoding = [8: "PCM_S8", 16: "PCM_16", 24: "PCM_24"][stream.bits_per_sample]
+        else { return nil }
+        // STREAMINFO's 0 (length unknown) stays 0, as libsndfile's "the most there can be" does.
+        let info = AudioFileInfo(path: path, container: "FLAC", encoding: encoding, sampleRate: Int(stream.sample_rate),
+                                 channels: Int(stream.channels), frames: Int64(stream.total_samples))
+        return (decoder, info)
+    }
 
     /// Why libsndfile could not open a file that exists. Its "File does not exist or is not
     /// a regular file" also stands for an MP3 in which libmpg123 found no frame: then the

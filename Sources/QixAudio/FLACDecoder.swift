@@ -1,4 +1,9 @@
 import CFLAC
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Decodes a FLAC file into interleaved `Float` frames, scaled exactly as libsndfile scales
 /// them (sample / 2^(bits - 1)), for `AudioFileReader`: frames through QixKit's own frame
@@ -19,8 +24,10 @@ final class FLACDecoder {
         case libFLAC
     }
 
-    /// Channels in the file.
-    let channels: Int
+    /// Channels in the file (STREAMINFO's).
+    private(set) var channels = 0
+    /// STREAMINFO as libFLAC read it (rate, channels, bits per sample, total frames or 0).
+    private(set) var streamInfo: FLAC__StreamMetadata_StreamInfo?
     /// Whether frames are delivered as the channel average (see `switchToDownmix`).
     private(set) var downmix = false
     /// Values per delivered frame.
@@ -51,19 +58,36 @@ final class FLACDecoder {
     private static let readBufferSize = 1 << 20
     private let readBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: FLACDecoder.readBufferSize)
 
-    /// Opens `path` for decoding; nil when libFLAC cannot (the caller keeps libsndfile).
-    init?(path: String, channels: Int, frames: Frames = .own) {
+    /// Opens `path` for decoding; nil when libFLAC cannot or the file does not have
+    /// `channels` channels (tests; `AudioFileReader` passes the descriptor it has open).
+    convenience init?(path: String, channels: Int, frames: Frames = .own) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        self.init(fd: fd, frames: frames)
+        guard self.channels == channels else { return nil }
+    }
+
+    /// Starts decoding the FLAC file open on `fd` (positioned at its start) and reads its
+    /// metadata; nil when libFLAC cannot. The caller keeps `fd`: libFLAC reads through stdio
+    /// on a duplicate, and the own frame decoder reads another at explicit offsets, so the
+    /// file is opened once.
+    init?(fd: Int32, frames: Frames = .own) {
         // libFLAC reads through stdio; with its default 4 KB buffer a 48 MB recording
         // takes 12 000 read calls, with this one 48. (glibc ignores the size unless the
-        // buffer is given.) libFLAC owns the file and closes it in finish.
-        guard let file = fopen(path, "rb") else { return nil }
+        // buffer is given.) libFLAC owns the stream and closes it in finish.
+        let descriptor = dup(fd)
+        guard descriptor >= 0 else { return nil }
+        guard let file = fdopen(descriptor, "rb") else {
+            close(descriptor)
+            return nil
+        }
         guard let decoder = FLAC__stream_decoder_new() else {
             fclose(file)
             return nil
         }
         self.decoder = decoder
         self.file = file
-        self.channels = channels
         setvbuf(file, readBuffer, _IOFBF, Self.readBufferSize)
         let status = FLAC__stream_decoder_init_FILE(
             decoder, file,
@@ -80,7 +104,11 @@ final class FLACDecoder {
                     channelsInFrame: Int(header.channels), buffer)
                 return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
             },
-            nil,
+            { _, metadata, client in
+                // libFLAC passes only STREAMINFO unless asked for more.
+                guard let metadata, let client, metadata.pointee.type == FLAC__METADATA_TYPE_STREAMINFO else { return }
+                Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue().streamInfo = metadata.pointee.data.stream_info
+            },
             { _, status, client in
                 guard let client else { return }
                 let owner = Unmanaged<FLACDecoder>.fromOpaque(client).takeUnretainedValue()
@@ -88,10 +116,12 @@ final class FLACDecoder {
             },
             Unmanaged.passUnretained(self).toOpaque())
         guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK,
-              FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0 else {
+              FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0,
+              let streamInfo, streamInfo.channels > 0 else {
             return nil   // fully initialised, so deinit releases the decoder
         }
-        if frames != .libFLAC { ownFrames = FLACFrameReader(path: path, channels: channels, portable: frames == .ownPortable) }
+        channels = Int(streamInfo.channels)
+        if frames != .libFLAC { ownFrames = FLACFrameReader(fd: fd, channels: channels, portable: frames == .ownPortable) }
     }
 
     deinit {

@@ -53,14 +53,16 @@ final class FLACFrameReader {
     /// Whether the baseline x86-64 build decodes, not the best one for this CPU (for tests).
     private let portable: Bool
 
-    /// Opens `path` and reads its metadata; nil when the file is not plain FLAC with a
-    /// STREAMINFO this decoder takes (libFLAC then decodes all of it). `portable` picks the
-    /// baseline build of the decoder, which tests compare with the best one.
-    init?(path: String, channels: Int, portable: Bool = false) {
-        let file = open(path, O_RDONLY)
+    /// Reads the metadata of the FLAC file open on `fd` (kept open by the caller; this reader
+    /// holds a duplicate and reads at explicit offsets, leaving the file position to libFLAC's
+    /// stdio stream on the same file); nil when the file is not plain FLAC with a STREAMINFO
+    /// this decoder takes (libFLAC then decodes all of it). `portable` picks the baseline
+    /// build of the decoder, which tests compare with the best one.
+    init?(fd: Int32, channels: Int, portable: Bool = false) {
+        let file = dup(fd)
         guard file >= 0 else { return nil }
         guard let (info, firstFrame) = Self.readMetadata(file), Int(info.channels) == channels,
-              (4...24).contains(info.bits_per_sample), lseek(file, off_t(firstFrame), SEEK_SET) == off_t(firstFrame) else {
+              (4...24).contains(info.bits_per_sample) else {
             close(file)
             return nil
         }
@@ -137,7 +139,7 @@ final class FLACFrameReader {
             filled = kept
         }
         while filled < Self.bufferCapacity {
-            let got = read(file, buffer + filled, Self.bufferCapacity - filled)
+            let got = pread(file, buffer + filled, Self.bufferCapacity - filled, off_t(bufferOffset + Int64(filled)))
             if got > 0 { filled += got; continue }
             if got < 0 && errno == EINTR { continue }
             readFailed = got < 0

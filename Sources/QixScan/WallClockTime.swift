@@ -1,9 +1,12 @@
+import Foundation
 import QixMarkup
 /// A UTC instant in seconds since 1970, written and read as ISO 8601
 /// (`2026-11-21T18:30:00Z`, or with fractional seconds when they are not whole).
 ///
-/// Own calendar arithmetic (proleptic Gregorian, UTC only) keeps the text identical on
-/// every machine, whatever its locale or time-zone database.
+/// Foundation's ISO 8601 reads and writes the text (fixed Gregorian calendar in UTC: the same
+/// on every machine, whatever its locale or time-zone database); building from calendar
+/// fields is own arithmetic. Instants before 1583 are out of scope: Foundation's calendar is
+/// Julian before October 1582, the field initializer proleptic Gregorian.
 public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Seconds since 1970-01-01T00:00:00Z.
     public var secondsSinceEpoch: Double
@@ -19,67 +22,51 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
         secondsSinceEpoch = Double(days * 86_400 + hour * 3600 + minute * 60) + second
     }
 
-    /// Parses `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)` or a bare date `YYYY-MM-DD` (midnight UTC).
+    /// Parses `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)` (a space for the `T` and a missing zone,
+    /// read as UTC, are taken too) or a bare date `YYYY-MM-DD` (midnight UTC).
     public init?(iso8601 text: String) {
-        let chars = Array(text.utf8)
-        func number(_ from: Int, _ length: Int) -> Int? {
-            guard from + length <= chars.count else { return nil }
-            var value = 0
-            for c in chars[from..<from + length] {
-                guard c >= 48, c <= 57 else { return nil }
-                value = value * 10 + Int(c - 48)
-            }
-            return value
+        guard let date = Self.parse(text) else { return nil }
+        self.init(secondsSinceEpoch: date.timeIntervalSince1970)
+    }
+
+    /// Foundation's ISO 8601, fractional seconds optional when parsing.
+    private static let instant = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// Foundation's ISO 8601 to the whole second, in UTC (`2026-11-21T18:30:00Z`).
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
+
+    /// The smallest wrapper around Foundation's parse strategy, which is lenient where the
+    /// contract is not: it reads no bare date (docs/scan.md's `--from 2026-11-21`), no space
+    /// for the `T` and no zone-less time (all accepted before Foundation took over), and it
+    /// rolls impossible fields over (`2023-02-29` into March 1st, 24:00 into the next day)
+    /// where they must be refused. So a bare date becomes its midnight, a space a `T`, a
+    /// zone-less time UTC, and the date and time must read back unchanged when Foundation
+    /// writes them again (which refuses leap seconds, `23:59:60`, too).
+    private static func parse(_ text: String) -> Date? {
+        var text = text
+        if text.utf8.count == 10 {
+            text += "T00:00:00Z"
+        } else if text.utf8.count > 10, text.utf8.dropFirst(10).first == UInt8(ascii: " ") {
+            text = text.prefix(10) + "T" + text.dropFirst(11)
         }
-        guard chars.count >= 10, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
-        if chars.count == 10 {
-            self.init(year: year, month: month, day: day)
-            return
-        }
-        guard chars.count >= 19, chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
-              chars[13] == UInt8(ascii: ":"), chars[16] == UInt8(ascii: ":"),
-              let hour = number(11, 2), let minute = number(14, 2), let whole = number(17, 2) else { return nil }
-        var index = 19
-        var second = Double(whole)
-        if index < chars.count, chars[index] == UInt8(ascii: ".") {
-            index += 1
-            var scale = 0.1
-            while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
-                second += Double(chars[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
-        }
-        var offset = 0
-        if index < chars.count {
-            if chars[index] == UInt8(ascii: "Z"), index == chars.count - 1 {
-                offset = 0
-            } else if chars[index] == UInt8(ascii: "+") || chars[index] == UInt8(ascii: "-"),
-                      chars.count == index + 6, chars[index + 3] == UInt8(ascii: ":"),
-                      let hours = number(index + 1, 2), let minutes = number(index + 4, 2) {
-                offset = (hours * 3600 + minutes * 60) * (chars[index] == UInt8(ascii: "-") ? -1 : 1)
-            } else {
-                return nil
-            }
-        }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        secondsSinceEpoch -= Double(offset)
+        // `wholeMatch`, not `parse`: the parse strategy ignores text after the zone.
+        guard let date = text.wholeMatch(of: instant)?.output ?? (text + "Z").wholeMatch(of: instant)?.output
+        else { return nil }
+        let fields = text.prefix(19) + "Z"
+        guard let read = fields.wholeMatch(of: wholeSeconds)?.output, wholeSeconds.format(read) == fields else { return nil }
+        return date
     }
 
     /// The ISO 8601 text in UTC, with milliseconds only when the instant has a fraction.
     public var iso8601: String {
+        // Rounded to the millisecond here (59.9996 s is the next whole second): Foundation
+        // truncates the fraction it writes, and writes it even when it is zero.
         let whole = secondsSinceEpoch.rounded(.down)
-        let millis = Int(((secondsSinceEpoch - whole) * 1000).rounded())
-        var total = Int64(whole)
-        var fraction = millis
-        if fraction == 1000 { total += 1; fraction = 0 }
-        let days = Int(floorDiv(total, 86_400))
-        let secondsOfDay = Int(total - Int64(days) * 86_400)
-        let (y, m, d) = Self.civilFromDays(days)
-        var text = "\(String(y).leftPadded(4))-\(String(m).leftPadded(2))-\(String(d).leftPadded(2))T\(String(secondsOfDay / 3600).leftPadded(2)):\(String(secondsOfDay / 60 % 60).leftPadded(2)):\(String(secondsOfDay % 60).leftPadded(2))"
-        if fraction != 0 { text += "." + String(fraction).leftPadded(3) }
-        return text + "Z"
+        var millis = Int(((secondsSinceEpoch - whole) * 1000).rounded())
+        var seconds = whole
+        if millis == 1000 { seconds += 1; millis = 0 }
+        let text = Self.wholeSeconds.format(Date(timeIntervalSince1970: seconds))
+        guard millis != 0 else { return text }
+        return text.dropLast() + "." + String(millis).leftPadded(3) + "Z"
     }
 
     /// The calendar day (`YYYY-MM-DD`, UTC) the instant falls on.
@@ -94,7 +81,7 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
     /// The instant `seconds` later.
     public func adding(_ seconds: Double) -> WallClockTime { WallClockTime(secondsSinceEpoch: secondsSinceEpoch + seconds) }
 
-    // Howard Hinnant's days-from-civil algorithms.
+    // Howard Hinnant's days-from-civil algorithm.
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -102,18 +89,6 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
         let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -124,5 +99,3 @@ public struct WallClockTime: Sendable, Hashable, Comparable, CustomStringConvert
         }
     }
 }
-
-private func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }

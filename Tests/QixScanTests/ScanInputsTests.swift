@@ -126,4 +126,19 @@ struct ScanInputsTests {
         #expect(WallClockTime(iso8601: "2023-02-29") == nil)
         #expect(WallClockTime(iso8601: "yesterday") == nil)
     }
+
+    @Test("wall-clock forms Foundation's parser is wrapped for: bare dates, a space for the T, no zone; rolled-over fields and trailing text refused")
+    func wallClockForms() throws {
+        #expect(WallClockTime(iso8601: "2026-11-21")?.iso8601 == "2026-11-21T00:00:00Z")
+        #expect(WallClockTime(iso8601: "2026-11-21 18:30:00Z")?.iso8601 == "2026-11-21T18:30:00Z")
+        #expect(WallClockTime(iso8601: "2026-11-21T18:30:00")?.iso8601 == "2026-11-21T18:30:00Z")
+        #expect(WallClockTime(iso8601: "2026-11-21T18:30:00.25-05:30")?.iso8601 == "2026-11-22T00:00:00.250Z")
+        for text in ["2026-02-30T10:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T18:60:00Z", "2026-13-01",
+                     "2026-11-21T18:30:00Zjunk", "2026-11-21T18:30Z", ""] {
+            #expect(WallClockTime(iso8601: text) == nil, "\(text)")
+        }
+        // Milliseconds rounded, a carry into the next second written as whole.
+        #expect(WallClockTime(secondsSinceEpoch: 59.9996).iso8601 == "1970-01-01T00:01:00Z")
+        #expect(WallClockTime(secondsSinceEpoch: -0.25).iso8601 == "1969-12-31T23:59:59.750Z")
+    }
 }

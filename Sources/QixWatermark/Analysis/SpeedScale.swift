@@ -62,84 +62,145 @@ struct SpeedScale {
     /// above a low-pass cut (`BandCutoff`).
     static func statistics(_ scales: [SpeedScale], of spectra: HopSpectra, hops range: Range<Int>,
                            floors floorValues: [Float]) -> [[Float]] {
-        let bands = P.bandCount, hops = range.count, width = HopSpectra.width
-        let edges = groupCount + 1, plane = hops * bands
-        guard hops > 0 else { return scales.map { _ in [] } }
+        let plane = range.count * P.bandCount
+        guard plane > 0 else { return scales.map { _ in [] } }
         // Every scale's statistics and floor weights, scale after scale.
         var values = [Float](repeating: 0, count: scales.count * plane)
         var floorWeights = [Float](repeating: 0, count: scales.count * plane)
         // Band energies per block of hops, for finding a low-pass cut (`BandCutoff`).
-        let firstBlock = range.lowerBound / BandCutoff.blockHops
-        let blocks = (range.upperBound - 1) / BandCutoff.blockHops - firstBlock + 1
-        var blockTotals = [Double](repeating: 0, count: scales.count * blocks * bands * BandCutoff.slotSize)
-        let halves = groupHalves
-        // One up group and one down group per band: no accumulation needed.
-        let alternating = halves == Array(0..<groupCount)
-        // Small tables as plain buffers: the hop loop below runs without bounds checks.
-        let edgeBins = UnsafeMutableBufferPointer<Int>.allocate(capacity: scales.count * edges)
-        let edgeFractions = UnsafeMutableBufferPointer<Double>.allocate(capacity: scales.count * edges)
-        let floors = UnsafeMutableBufferPointer<Float>.allocate(capacity: bands)
-        let cumulative = UnsafeMutableBufferPointer<Double>.allocate(capacity: width + 1)
-        let edgeValues = UnsafeMutableBufferPointer<Double>.allocate(capacity: edges)
-        let half = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2 * bands)
-        defer {
+        let blocks = (range.upperBound - 1) / BandCutoff.blockHops - range.lowerBound / BandCutoff.blockHops + 1
+        var blockTotals = [Double](repeating: 0, count: scales.count * blocks * P.bandCount * BandCutoff.slotSize)
+        let scratch = StatisticsScratch(scales, floors: floorValues)
+        defer { scratch.deallocate() }
+        measure(spectra, hops: range, scratch: scratch, into: &values, weights: &floorWeights, blockTotals: &blockTotals)
+        unweightCutBands(&floorWeights, blockTotals: blockTotals, scales: scales.count, hops: range)
+        return detrended(values, weights: floorWeights, scales: scales.count)
+    }
+
+    /// Small tables and one hop's sums as plain buffers, so that the hop loop of
+    /// `statistics` runs without bounds checks or allocation.
+    private struct StatisticsScratch {
+        let scaleCount: Int
+        /// Every scale's `edgeBins` and `edgeFractions`, scale after scale.
+        let edgeBins: UnsafeMutableBufferPointer<Int>, edgeFractions: UnsafeMutableBufferPointer<Double>
+        /// The bands' noise floors.
+        let floors: UnsafeMutableBufferPointer<Float>
+        /// `groupHalves`, and whether it is one up and one down group per band (no accumulation).
+        let halves: UnsafeMutableBufferPointer<Int>, alternating: Bool
+        /// One hop's running sums (0 first), the integral at each group edge, and each half band's energy.
+        let cumulative: UnsafeMutableBufferPointer<Double>, edgeValues: UnsafeMutableBufferPointer<Double>
+        let half: UnsafeMutableBufferPointer<Double>
+
+        init(_ scales: [SpeedScale], floors floorValues: [Float]) {
+            let edges = SpeedScale.groupCount + 1
+            scaleCount = scales.count
+            edgeBins = .allocate(capacity: scales.count * edges)
+            edgeFractions = .allocate(capacity: scales.count * edges)
+            floors = .allocate(capacity: P.bandCount)
+            cumulative = .allocate(capacity: HopSpectra.width + 1)
+            edgeValues = .allocate(capacity: edges)
+            half = .allocate(capacity: 2 * P.bandCount)
+            halves = .allocate(capacity: SpeedScale.groupCount)
+            _ = halves.initialize(from: SpeedScale.groupHalves)
+            alternating = SpeedScale.groupHalves == Array(0..<SpeedScale.groupCount)
+            _ = edgeBins.initialize(from: scales.flatMap(\.edgeBins))
+            _ = edgeFractions.initialize(from: scales.flatMap(\.edgeFractions))
+            _ = floors.initialize(from: floorValues)
+            cumulative[0] = 0
+        }
+
+        func deallocate() {
             for buffer in [edgeFractions, cumulative, edgeValues, half] { buffer.deallocate() }
             edgeBins.deallocate()
             floors.deallocate()
+            halves.deallocate()
         }
-        _ = edgeBins.initialize(from: scales.flatMap(\.edgeBins))
-        _ = edgeFractions.initialize(from: scales.flatMap(\.edgeFractions))
-        _ = floors.initialize(from: floorValues)
-        cumulative[0] = 0
+    }
+
+    /// The hop loop of `statistics`: per hop one cumulative sum, then per scale the group
+    /// edges' integrals, the half bands' energies, and each band's statistic, floor weight
+    /// and block total.
+    private static func measure(_ spectra: HopSpectra, hops range: Range<Int>, scratch: StatisticsScratch,
+                                into values: inout [Float], weights floorWeights: inout [Float],
+                                blockTotals: inout [Double]) {
+        let bands = P.bandCount, width = HopSpectra.width, plane = range.count * bands
+        let firstBlock = range.lowerBound / BandCutoff.blockHops
+        let blocks = blockTotals.count / (scratch.scaleCount * bands * BandCutoff.slotSize)
         spectra.power.withUnsafeBufferPointer { power in
             values.withUnsafeMutableBufferPointer { out in
                 floorWeights.withUnsafeMutableBufferPointer { weightsOut in
                     blockTotals.withUnsafeMutableBufferPointer { blockTotals in
-                        for h in 0..<hops {
+                        for h in 0..<range.count {
                             let block = (range.lowerBound + h) / BandCutoff.blockHops - firstBlock
                             let row = UnsafeBufferPointer(rebasing: power[((range.lowerBound + h - spectra.firstHop) * width)...])
                             // Double: the low bands' energy can exceed the high bands' by 10^6.
-                            runningSums(of: row.baseAddress!, count: width, into: cumulative.baseAddress! + 1)
-                            for s in 0..<scales.count {
-                                let bins = edgeBins.baseAddress! + s * edges, fractions = edgeFractions.baseAddress! + s * edges
-                                for e in 0..<edges {
-                                    let bin = bins[e]
-                                    edgeValues[e] = cumulative[bin] + fractions[e] * Double(row[bin])
-                                }
-                                if alternating {
-                                    for b in 0..<bands {
-                                        half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
-                                        half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
-                                    }
-                                } else {
-                                    for i in 0..<(2 * bands) { half[i] = 0 }
-                                    for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
-                                }
-                                let statistic = out.baseAddress! + (s * plane + h * bands)
-                                let weight = weightsOut.baseAddress! + (s * plane + h * bands)
-                                let totals = blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize)
-                                for b in 0..<bands {
-                                    let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
-                                    let total = up + down
-                                    let inverse = 1 / total
-                                    statistic[b] = total > 1e-12 ? (up - down) * inverse : 0
-                                    weight[b] = total > floors[b] ? 1 - floors[b] * inverse : 0
-                                    BandCutoff.add(half[2 * b] + half[2 * b + 1], to: totals + b * BandCutoff.slotSize)
-                                }
+                            runningSums(of: row.baseAddress!, count: width, into: scratch.cumulative.baseAddress! + 1)
+                            for s in 0..<scratch.scaleCount {
+                                edgeIntegrals(of: row, scale: s, scratch: scratch)
+                                halfBandEnergies(scratch: scratch)
+                                storeBands(scratch: scratch, statistic: out.baseAddress! + (s * plane + h * bands),
+                                           weight: weightsOut.baseAddress! + (s * plane + h * bands),
+                                           totals: blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize))
                             }
                         }
                     }
                 }
             }
         }
-        unweightCutBands(&floorWeights, blockTotals: blockTotals, scales: scales.count, hops: range)
+    }
+
+    /// The spectrum's integral up to each group edge of scale `s`, into `edgeValues`.
+    @inline(__always)
+    private static func edgeIntegrals(of row: UnsafeBufferPointer<Float>, scale s: Int, scratch: StatisticsScratch) {
+        let edges = groupCount + 1
+        let bins = scratch.edgeBins.baseAddress! + s * edges, fractions = scratch.edgeFractions.baseAddress! + s * edges
+        for e in 0..<edges {
+            let bin = bins[e]
+            scratch.edgeValues[e] = scratch.cumulative[bin] + fractions[e] * Double(row[bin])
+        }
+    }
+
+    /// Each half band's energy from the edge integrals, into `half` (up, down per band).
+    @inline(__always)
+    private static func halfBandEnergies(scratch: StatisticsScratch) {
+        let half = scratch.half, edgeValues = scratch.edgeValues, halves = scratch.halves
+        if scratch.alternating {
+            for b in 0..<P.bandCount {
+                half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
+                half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
+            }
+        } else {
+            for i in 0..<(2 * P.bandCount) { half[i] = 0 }
+            for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
+        }
+    }
+
+    /// Each band's statistic (U - D) / (U + D) and floor weight for one hop and scale, and
+    /// its energy added to the block's `BandCutoff` totals.
+    @inline(__always)
+    private static func storeBands(scratch: StatisticsScratch, statistic: UnsafeMutablePointer<Float>,
+                                   weight: UnsafeMutablePointer<Float>, totals: UnsafeMutablePointer<Double>) {
+        let half = scratch.half, floors = scratch.floors
+        for b in 0..<P.bandCount {
+            let up = Float(half[2 * b]), down = Float(half[2 * b + 1])
+            let total = up + down
+            let inverse = 1 / total
+            statistic[b] = total > 1e-12 ? (up - down) * inverse : 0
+            weight[b] = total > floors[b] ? 1 - floors[b] * inverse : 0
+            BandCutoff.add(half[2 * b] + half[2 * b + 1], to: totals + b * BandCutoff.slotSize)
+        }
+    }
+
+    /// Each scale's plane of `values` (`plane` values each) detrended and weighted (`detrend`).
+    private static func detrended(_ values: [Float], weights floorWeights: [Float], scales: Int) -> [[Float]] {
+        let plane = values.count / scales
         return values.withUnsafeBufferPointer { values in
             floorWeights.withUnsafeBufferPointer { weights in
-                scales.indices.map { s in
+                (0..<scales).map { s in
                     [Float](unsafeUninitializedCapacity: plane) { stats, initialized in
                         detrend(UnsafeBufferPointer(rebasing: values[(s * plane)..<((s + 1) * plane)]),
                                 weights: UnsafeBufferPointer(rebasing: weights[(s * plane)..<((s + 1) * plane)]),
-                                into: stats, bands: bands, radius: detrendHops)
+                                into: stats, bands: P.bandCount, radius: detrendHops)
                         initialized = plane
                     }
                 }

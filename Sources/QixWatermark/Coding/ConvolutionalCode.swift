@@ -58,13 +58,7 @@ public struct ConvolutionalCode: Sendable {
     /// keyed check can tell the right one.
     public func decode(_ soft: [Float], alternatives: Int) -> [[UInt8]] {
         precondition(soft.count == codedBits, "wrong soft block length")
-        let steps = inputBits + Self.constraintLength - 1
-        let states = Self.stateCount, halfStates = states / 2
-        let branch = Self.branchOutputs
-        let minusInfinity = -Float.greatestFiniteMagnitude
-        var metric = [Float](repeating: minusInfinity, count: states)
-        metric[0] = 0
-        var next = [Float](repeating: minusInfinity, count: states)
+        let steps = inputBits + Self.constraintLength - 1, states = Self.stateCount
         // Non-finite soft values need the careful path's comparisons throughout.
         var finite = true
         for value in soft where !value.isFinite || abs(value) > 1e30 { finite = false }
@@ -75,60 +69,7 @@ public struct ConvolutionalCode: Sendable {
         var decisions = finite
             ? [UInt16](unsafeUninitializedCapacity: steps * states) { _, initialized in initialized = steps * states }
             : [UInt16](repeating: 0, count: steps * states)
-        // The signed soft values of one step for each of the 8 output patterns.
-        var signed = [Float](repeating: 0, count: 8 * 3)
-        // Every step's metrics, for the detours (row 0: before the first step).
-        var history = alternatives > 0 ? metric : []
-        if alternatives > 0 { history.reserveCapacity((steps + 1) * states) }
-        branch.withUnsafeBufferPointer { branch in
-            decisions.withUnsafeMutableBufferPointer { decisions in
-                signed.withUnsafeMutableBufferPointer { signed in
-                    for step in 0..<steps {
-                        let s0 = soft[3 * step], s1 = soft[3 * step + 1], s2 = soft[3 * step + 2]
-                        // The zero tail: only input 0, so targets with input 1 are unreachable.
-                        let targets = step < inputBits ? states : halfStates
-                        let row = step * states
-                        metric.withUnsafeBufferPointer { metric in
-                            next.withUnsafeMutableBufferPointer { next in
-                                // Butterflies in SIMD: the same sums and ties. An unreachable state
-                                // holds the sentinel, and finite soft values of at most 1e30 are below
-                                // half its ulp (1e31), so it stays the sentinel and loses to every
-                                // reachable one, as the careful loop's skip has it; the decisions it
-                                // leaves for unreachable targets are never traced.
-                                if finite && Self.butterflies {
-                                    Self.butterflyStep(metric: metric, next: next, decisions: decisions, row: row,
-                                                       soft: (s0, s1, s2))
-                                    for target in targets..<states { next[target] = minusInfinity }
-                                    return
-                                }
-                                for pattern in 0..<8 {
-                                    signed[3 * pattern] = pattern & 4 != 0 ? s0 : -s0
-                                    signed[3 * pattern + 1] = pattern & 2 != 0 ? s1 : -s1
-                                    signed[3 * pattern + 2] = pattern & 1 != 0 ? s2 : -s2
-                                }
-                                for target in 0..<targets {
-                                    let first = (target & (halfStates - 1)) << 1
-                                    var best = minusInfinity
-                                    var from = -1
-                                    for low in 0..<2 {
-                                        let current = metric[first + low]
-                                        if current == minusInfinity { continue }
-                                        let p = 3 * branch[target * 2 + low]
-                                        let candidate = current + signed[p] + signed[p + 1] + signed[p + 2]
-                                        if candidate > best { best = candidate; from = first + low }
-                                    }
-                                    next[target] = best
-                                    if from >= 0 { decisions[row + target] = UInt16(from) }
-                                }
-                                for target in targets..<states { next[target] = minusInfinity }
-                            }
-                        }
-                        swap(&metric, &next)
-                        if alternatives > 0 { history.append(contentsOf: metric) }
-                    }
-                }
-            }
-        }
+        let history = forwardPass(soft, finite: finite, keepHistory: alternatives > 0, decisions: &decisions)
         // The most likely path's states, from state 0 after the tail back to the start.
         var path = [Int](repeating: 0, count: steps + 1)
         for step in stride(from: steps - 1, through: 0, by: -1) {
@@ -139,6 +80,83 @@ public struct ConvolutionalCode: Sendable {
             decoded += detours(from: path, history: history, decisions: decisions, soft: soft, count: alternatives)
         }
         return decoded
+    }
+
+    /// The Viterbi recursion over every step, filling `decisions`; returns every step's
+    /// metrics (row 0: before the first step) when `keepHistory`, for the detours.
+    private func forwardPass(_ soft: [Float], finite: Bool, keepHistory: Bool, decisions: inout [UInt16]) -> [Float] {
+        let steps = inputBits + Self.constraintLength - 1
+        let states = Self.stateCount
+        let minusInfinity = -Float.greatestFiniteMagnitude
+        var metric = [Float](repeating: minusInfinity, count: states)
+        metric[0] = 0
+        var next = [Float](repeating: minusInfinity, count: states)
+        // The signed soft values of one step for each of the 8 output patterns.
+        var signed = [Float](repeating: 0, count: 8 * 3)
+        var history = keepHistory ? metric : []
+        if keepHistory { history.reserveCapacity((steps + 1) * states) }
+        Self.branchOutputs.withUnsafeBufferPointer { branch in
+            decisions.withUnsafeMutableBufferPointer { decisions in
+                signed.withUnsafeMutableBufferPointer { signed in
+                    for step in 0..<steps {
+                        let values = (soft[3 * step], soft[3 * step + 1], soft[3 * step + 2])
+                        // The zero tail: only input 0, so targets with input 1 are unreachable.
+                        let targets = step < inputBits ? states : states / 2
+                        metric.withUnsafeBufferPointer { metric in
+                            next.withUnsafeMutableBufferPointer { next in
+                                // Butterflies in SIMD: the same sums and ties. An unreachable state
+                                // holds the sentinel, and finite soft values of at most 1e30 are below
+                                // half its ulp (1e31), so it stays the sentinel and loses to every
+                                // reachable one, as the careful loop's skip has it; the decisions it
+                                // leaves for unreachable targets are never traced.
+                                if finite && Self.butterflies {
+                                    Self.butterflyStep(metric: metric, next: next, decisions: decisions, row: step * states,
+                                                       soft: values)
+                                } else {
+                                    Self.carefulStep(metric: metric, next: next, decisions: decisions, row: step * states,
+                                                     targets: targets, soft: values, signed: signed, branch: branch)
+                                }
+                                for target in targets..<states { next[target] = minusInfinity }
+                            }
+                        }
+                        swap(&metric, &next)
+                        if keepHistory { history.append(contentsOf: metric) }
+                    }
+                }
+            }
+        }
+        return history
+    }
+
+    /// One step of the textbook state-by-state loop, for targets `0..<targets`: each takes
+    /// the better of its two reachable predecessors (the lower on a tie), and a target with
+    /// none stays unreachable and undecided. `signed` is scratch space of 8 x 3 values.
+    @inline(__always)
+    private static func carefulStep(metric: UnsafeBufferPointer<Float>, next: UnsafeMutableBufferPointer<Float>,
+                                    decisions: UnsafeMutableBufferPointer<UInt16>, row: Int, targets: Int,
+                                    soft: (Float, Float, Float), signed: UnsafeMutableBufferPointer<Float>,
+                                    branch: UnsafeBufferPointer<Int>) {
+        let halfStates = stateCount / 2
+        let minusInfinity = -Float.greatestFiniteMagnitude
+        for pattern in 0..<8 {
+            signed[3 * pattern] = pattern & 4 != 0 ? soft.0 : -soft.0
+            signed[3 * pattern + 1] = pattern & 2 != 0 ? soft.1 : -soft.1
+            signed[3 * pattern + 2] = pattern & 1 != 0 ? soft.2 : -soft.2
+        }
+        for target in 0..<targets {
+            let first = (target & (halfStates - 1)) << 1
+            var best = minusInfinity
+            var from = -1
+            for low in 0..<2 {
+                let current = metric[first + low]
+                if current == minusInfinity { continue }
+                let p = 3 * branch[target * 2 + low]
+                let candidate = current + signed[p] + signed[p + 1] + signed[p + 2]
+                if candidate > best { best = candidate; from = first + low }
+            }
+            next[target] = best
+            if from >= 0 { decisions[row + target] = UInt16(from) }
+        }
     }
 
     /// The information bits along a path of states: each step's input is the newest bit
