@@ -78,4 +78,106 @@ struct ArchitectureRules {
         }
         return found
     }
+
+    /// Lines a function may span, declaration to closing brace (docs/architecture.md):
+    /// longer ones are split into named stages.
+    static let longestFunction = 60
+
+    /// One line per function in `source` (Swift, or C for `.c` and `.h` files) longer than
+    /// `limit` lines, from its declaration to its closing brace.
+    static func longFunctions(file: String, source: String, limit: Int = longestFunction) -> [String] {
+        let lines = codeLines(source)
+        let isC = file.hasSuffix(".c") || file.hasSuffix(".h")
+        var found: [String] = []
+        var index = 0
+        while index < lines.count {
+            guard isC ? isCDeclaration(lines[index]) : isSwiftDeclaration(lines[index]),
+                  let end = closingLine(lines, from: index) else {
+                index += 1
+                continue
+            }
+            let length = end - index + 1
+            if length > limit {
+                let name = lines[index].trimmingCharacters(in: .whitespaces).prefix(70)
+                found.append("\(file):\(index + 1): \(length) lines: \(name)")
+            }
+            // C functions do not nest; Swift's may, so the body is searched too.
+            index = isC ? end + 1 : index + 1
+        }
+        return found
+    }
+
+    /// The lines of `source` with comments and string and character literals blanked, so
+    /// that braces in them do not count (one pass over the characters: Swift's regular
+    /// expressions per line made the check take half a minute in a debug build).
+    static func codeLines(_ source: String) -> [String] {
+        var lines: [String] = []
+        var line = "", inBlockComment = false
+        var quote: Character? = nil
+        var characters = source.makeIterator()
+        var pending: Character? = nil
+        while let character = pending ?? characters.next() {
+            pending = nil
+            if character == "\n" {
+                lines.append(line)
+                line = ""
+                quote = nil
+                continue
+            }
+            if inBlockComment {
+                if character == "*" { pending = characters.next(); if pending == "/" { pending = nil; inBlockComment = false } }
+                continue
+            }
+            if let open = quote {
+                if character == "\\" { _ = characters.next() } else if character == open { quote = nil; line.append(open) }
+                continue
+            }
+            if character == "\"" || character == "'" { quote = character; line.append(character); continue }
+            if character == "/" {
+                let next = characters.next()
+                if next == "/" {
+                    while let rest = characters.next(), rest != "\n" {}
+                    lines.append(line)
+                    line = ""
+                    continue
+                }
+                if next == "*" { inBlockComment = true; continue }
+                pending = next
+            }
+            line.append(character)
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// A Swift `func`, `init`, `deinit` or `subscript` declaration.
+    static func isSwiftDeclaration(_ line: String) -> Bool {
+        guard line.contains("func ") || line.contains("init") || line.contains("subscript") else { return false }
+        return line.contains(#/^\s*(?:@[\w().:, ]+\s+)*(?:(?:public|private|internal|fileprivate|package|open|static|class|final|override|mutating|nonmutating|convenience|required|nonisolated)\s+)*(?:func\s|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<])/#)
+    }
+
+    /// A C function definition's first line: at column 0, a name and an opening parenthesis,
+    /// not a declaration, macro, type or initialiser.
+    static func isCDeclaration(_ line: String) -> Bool {
+        guard let first = line.first, first.isLetter || first == "_", line.contains("(") else { return false }
+        return line.contains(#/^[A-Za-z_][\w\s\*]*(?:\w+|K\(\w+\))\s*\(/#)
+            && !line.contains(#/^(?:typedef|struct|enum|union|return|if|for|while)\b/#) && !line.contains(";") && !line.contains("=")
+    }
+
+    /// The line of the brace that closes the body opened after line `start`; nil when a
+    /// `;` ends the declaration first (a prototype) or no body opens within a few lines.
+    static func closingLine(_ lines: [String], from start: Int) -> Int? {
+        var depth = 0, opened = false
+        for index in start..<lines.count {
+            for character in lines[index] {
+                if character == "{" { depth += 1; opened = true }
+                if character == "}" { depth -= 1 }
+                if opened && depth == 0 { return index }
+                if !opened && character == ";" { return nil }
+            }
+            if !opened && index > start + 12 { return nil }
+        }
+        return nil
+    }
 }
+

@@ -56,6 +56,25 @@ import Testing
         #expect(violations == [])
     }
 
+    /// No function in Sources/ (Swift or C) is over `ArchitectureRules.longestFunction` lines.
+    @Test func functionsStayShort() throws {
+        let violations = try Self.sourceFiles(extensions: ["swift", "c", "h"]).flatMap {
+            ArchitectureRules.longFunctions(file: $0.path, source: $0.text)
+        }
+        #expect(violations == [])
+    }
+
+    /// Every file under Sources/ with one of `extensions`: path relative to the root, contents.
+    static func sourceFiles(extensions: Set<String>) throws -> [(path: String, text: String)] {
+        let sources = root.appendingPathComponent("Sources")
+        guard let walker = FileManager.default.enumerator(atPath: sources.path) else { return [] }
+        var files: [(String, String)] = []
+        for case let name as String in walker where extensions.contains((name as NSString).pathExtension) {
+            files.append(("Sources/\(name)", try text("Sources/\(name)")))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
     /// The checks themselves: a planted forbidden import, dependency and flag are caught.
     @Test func plantedViolationsAreCaught() throws {
         let rules = try Self.rules()
@@ -68,6 +87,13 @@ import Testing
         #expect(rules.dependencyViolations(packageManifest: manifest) == ["Package.swift: QixDynamics may not depend on QixMarkup"])
         #expect(ArchitectureRules.flagViolations(file: "w.swift", source: #"throw QixError("bad", "--rate", "x")"#).count == 1)
         #expect(ArchitectureRules.flagViolations(file: "w.swift", source: #"// "--rate" in a comment"# + "\nlet a = \"a-b\"") == [])
+        let body = String(repeating: "    x += 1 // }\n", count: 58)
+        let swift = "struct S {\n    public static func long(_ a: Int) -> Int {\n" + body + "    }\n    func ok() {}\n}\n"
+        #expect(ArchitectureRules.longFunctions(file: "s.swift", source: swift).count == 0, "60 lines")
+        let longer = swift.replacingOccurrences(of: "-> Int {\n", with: "-> Int {\n        let s = \"{\"\n")
+        #expect(ArchitectureRules.longFunctions(file: "s.swift", source: longer).map { $0.prefix(22) } == ["s.swift:2: 61 lines: p"])
+        let c = "static int K(run)(int a,\n    int b) {\n" + String(repeating: "    a++; /* { */\n", count: 59) + "}\nint f(void);\n"
+        #expect(ArchitectureRules.longFunctions(file: "k.h", source: c).map { $0.prefix(19) } == ["k.h:1: 62 lines: st"])
     }
 }
 
