@@ -29,7 +29,7 @@ struct CardsCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutputOptions
 
-    @Option(help: "Draw the run: OUT.svg (film strip) or OUT.html (animation).")
+    @Option(help: "Draw the run: OUT.svg (film strip with ids, ropes, springs, snap points and the finger) or OUT.html (animation).")
     var render: String?
 
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
@@ -65,7 +65,7 @@ struct CardsCommand: ParsableCommand {
         var animation = OutlineAnimation(viewport: screen, frameDuration: max(1 / parsedDeck.frameRate, 1.0 / 30))
         let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
         var strip = FilmStrip(viewport: screen, segments: [])
-        var snapshots: [(Int, Double, [(String, [Vector2])])] = []
+        var snapshots: [(Int, Double, FrameSketch)] = []
         try cards.run(duration: duration) { events in
             if let divergence = cards.animator.divergence { throw DivergenceFailure.error(divergence) }
             try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
@@ -77,7 +77,9 @@ struct CardsCommand: ParsableCommand {
             }
             if render?.hasSuffix(".html") == true, cards.frame % stride == 0 { animation.capture(cards.visibleCards) }
             if render?.hasSuffix(".svg") == true {
-                snapshots.append((cards.frame, cards.time, cards.visibleCards.map { ($0.identifier, $0.outline) }))
+                // Which frames the strip shows is known only at the end, so every frame is kept.
+                snapshots.append((cards.frame, cards.time,
+                                  FrameSketch(items: cards.visibleCards, behaviors: cards.animator.behaviors, finger: cards.fingerPosition)))
             }
         }
         try writer?.commit()
@@ -89,7 +91,7 @@ struct CardsCommand: ParsableCommand {
             } else {
                 for f in FilmStrip.chosenFrames(count: output.renderFrames, of: snapshots.count) {
                     let s = snapshots[f - 1]
-                    strip.add(frame: s.0, time: s.1, outlines: s.2)
+                    strip.add(frame: s.0, time: s.1, sketch: s.2)
                 }
                 try out.write(strip.svg())
             }

@@ -78,3 +78,28 @@ struct CardsCommandTests {
         #expect(finger.stderrLines == ["qix: error: invalid gestures (\(dir)/far.gestures.json: [0].points[0][2]): y must be within one screen height of the screen"])
     }
 }
+
+/// `qix cards --render`: what the film strip and the player show of a drag.
+@Suite("qix cards pictures")
+struct CardsRenderTests {
+    @Test("a slow drag's film strip draws clipped panels with labels, ropes, snaps and the finger, the same bytes every run")
+    func dragStrip() throws {
+        let out = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let args = ["cards", "\(CardsCommandTests.dir)/two-pages.deck.json", "--gestures", "\(CardsCommandTests.dir)/slow-drag.gestures.json"]
+        #expect(try QixProcess.run(args + ["--render", "\(out)/1.svg"]).status == 0)
+        #expect(try QixProcess.run(args + ["--render", "\(out)/2.svg"]).status == 0)
+        let svg = try String(contentsOfFile: "\(out)/1.svg", encoding: .utf8)
+        #expect(try String(contentsOfFile: "\(out)/2.svg", encoding: .utf8) == svg)
+        let document = try XMLDocument(xmlString: svg)
+        func count(_ xpath: String) throws -> Int { try document.nodes(forXPath: xpath).count }
+        // 8 panels over 297 frames: frames 128 and 170 (2.13 s and 2.83 s) fall inside the drag.
+        #expect(try count("//*[local-name()='clipPath']") == 8)
+        #expect(try count("//*[local-name()='g'][@clip-path]") == 8)
+        #expect(try count("//*[local-name()='g'][@class='panel']//*[local-name()='circle'][@class='finger']") == 2)
+        #expect(try count("//*[local-name()='g'][@class='panel']//*[local-name()='line'][@class='rope']") == 8)
+        #expect(try count("//*[local-name()='text'][@class='label']") == 16)
+        #expect(try count("//*[local-name()='g'][@class='panel']//*[local-name()='path'][@class='snap-point']") >= 2)
+        #expect(try count("//*[local-name()='text'][@class='caption']") == 8)
+    }
+}
