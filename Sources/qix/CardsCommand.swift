@@ -15,7 +15,7 @@ struct CardsCommand: ParsableCommand {
             run ends when the deck finishes, or when the last gesture has ended and every card rests \
             (at most 60 s). Trace lines list the cards on screen; events add pageShown, dragBegan, \
             dragEnded, flung, settled, pageDismissed, deckFinished. --hash covers every card of the deck. \
-            --render writes a film strip (.svg) or an animation page (.html).
+            --render writes a film strip (.svg) or a self-contained player page (.html: play, pause, scrubber, time).
             """)
 
     @Argument(help: "The deck file (JSON).")
@@ -29,7 +29,7 @@ struct CardsCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutputOptions
 
-    @Option(help: "Draw the run: OUT.svg (film strip with ids, ropes, springs, snap points and the finger) or OUT.html (animation).")
+    @Option(help: "Draw the run: OUT.svg (film strip with ids, ropes, springs, snap points and the finger) or OUT.html (player).")
     var render: String?
 
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
@@ -62,7 +62,8 @@ struct CardsCommand: ParsableCommand {
         let writer = try output.trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
         let hashWriter = try frameHashes.map { try FileIO.AtomicWriter($0) }
         let screen = Rect(x: 0, y: 0, width: parsedDeck.screen.x, height: parsedDeck.screen.y)
-        var animation = OutlineAnimation(viewport: screen, frameDuration: max(1 / parsedDeck.frameRate, 1.0 / 30))
+        var animation = OutlineAnimation(viewport: screen)
+        // The player needs no more than 30 frames/s, which keeps a long deck's page small.
         let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
         var strip = FilmStrip(viewport: screen, segments: [])
         var snapshots: [(Int, Double, FrameSketch)] = []
@@ -75,7 +76,9 @@ struct CardsCommand: ParsableCommand {
                 let line = TraceLine.frame(cards.frame, time: cards.time, items: cards.visibleCards, events: physics, extra: extra)
                 if let writer { try writer.line(line) } else { print(line) }
             }
-            if render?.hasSuffix(".html") == true, cards.frame % stride == 0 { animation.capture(cards.visibleCards) }
+            if render?.hasSuffix(".html") == true, cards.frame % stride == 0 {
+                animation.capture(frame: cards.frame, time: cards.time, items: cards.visibleCards, finger: cards.fingerPosition)
+            }
             if render?.hasSuffix(".svg") == true {
                 // Which frames the strip shows is known only at the end, so every frame is kept.
                 snapshots.append((cards.frame, cards.time,

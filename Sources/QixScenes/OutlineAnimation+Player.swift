@@ -1,0 +1,118 @@
+import QixMarkup
+
+extension OutlineAnimation {
+    /// The run as JSON for the player: items (id, colour, outline at angle 0), frame numbers,
+    /// times, each item's track of `[x, y, angle]` or 0 when hidden, and the finger track. It
+    /// holds no `<`, `>` or `&` (strings escape them), so it can sit in a script element and
+    /// the page still parses as XML.
+    func dataJSON() -> String {
+        let f = SVGNumber.format
+        let items = ids.indices.map { k in
+            let shape = shapes[k].map { "\(f($0.x, 2)),\(f($0.y, 2))" }.joined(separator: ",")
+            return "{\"id\":\(Self.scriptSafe(JSONLine.quoted(ids[k]))),\"color\":\"\(Palette.color(k))\",\"shape\":[\(shape)]}"
+        }
+        let tracksText = tracks.map { track in
+            "[" + track.map { p in p.map { "[\(f($0.x, 1)),\(f($0.y, 1)),\(f($0.angle, 4))]" } ?? "0" }.joined(separator: ",") + "]"
+        }
+        let fingerText = fingers.map { p in p.map { "[\(f($0.x, 1)),\(f($0.y, 1))]" } ?? "0" }
+        var out = "{\"items\":[\(items.joined(separator: ","))],\n\"frames\":[\(frames.map(String.init).joined(separator: ","))],\n"
+        out += "\"times\":[\(times.map { f($0, 4) }.joined(separator: ","))],\n"
+        out += "\"tracks\":[\(tracksText.joined(separator: ",\n"))],\n\"finger\":[\(fingerText.joined(separator: ","))]}"
+        return out
+    }
+
+    /// A JSON string literal with `<`, `>` and `&` as `\u` escapes: no id can close the script
+    /// element or start markup.
+    static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        for c in json {
+            switch c {
+            case "&": out += "\\u0026"
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// The page's style: the stage at most 80 % of the window high, controls under it.
+    static let style = """
+        body{font-family:sans-serif;margin:16px;color:#222}h1{font-size:16px;font-weight:normal}\
+        #stage{display:block;max-height:80vh;height:auto}\
+        .controls{display:flex;align-items:center;gap:8px;margin-top:8px;max-width:600px}\
+        #scrub{flex:1}#play{min-width:64px}#time{font-variant-numeric:tabular-nums;white-space:nowrap}
+        """
+
+    /// The player: shows a frame by turning each item's stored outline to its placement,
+    /// plays in real time from the frame shown, pauses, scrubs, and reads `#t=` for a still.
+    static let player = """
+        (function () {
+          "use strict";
+          var D = JSON.parse(document.getElementById("qix-data").textContent);
+          var n = D.times.length, frame = 0, playing = false, clock0 = 0, time0 = 0;
+          var play = document.getElementById("play"), scrub = document.getElementById("scrub");
+          var readout = document.getElementById("time"), finger = document.getElementById("finger");
+          var groups = D.items.map(function (item, k) { return document.getElementById("item-" + k); });
+          function place(k, s) {
+            var shape = D.items[k].shape, c = Math.cos(s[2]), si = Math.sin(s[2]), pts = [];
+            for (var i = 0; i + 1 < shape.length; i += 2) {
+              pts.push((s[0] + c * shape[i] - si * shape[i + 1]).toFixed(1) + "," + (s[1] + si * shape[i] + c * shape[i + 1]).toFixed(1));
+            }
+            groups[k].querySelector("polygon").setAttribute("points", pts.join(" "));
+            var label = groups[k].querySelector("text");
+            label.setAttribute("x", s[0]);
+            label.setAttribute("y", s[1]);
+          }
+          function show(f) {
+            frame = f;
+            scrub.value = String(f);
+            for (var k = 0; k < groups.length; k++) {
+              var s = D.tracks[k][f];
+              if (s) place(k, s);
+              groups[k].setAttribute("visibility", s ? "visible" : "hidden");
+            }
+            var p = D.finger[f];
+            if (p) { finger.setAttribute("cx", p[0]); finger.setAttribute("cy", p[1]); }
+            finger.setAttribute("visibility", p ? "visible" : "hidden");
+            readout.textContent = "t = " + D.times[f].toFixed(2) + " s / " + D.times[n - 1].toFixed(2) + " s, frame " + D.frames[f];
+          }
+          function frameAt(t) {
+            var lo = 0, hi = n - 1;
+            while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (D.times[mid] <= t) lo = mid; else hi = mid - 1; }
+            return lo;
+          }
+          function tick(now) {
+            if (!playing) return;
+            var f = frameAt(time0 + (now - clock0) / 1000);
+            if (f !== frame) show(f);
+            if (f >= n - 1) setPlaying(false); else requestAnimationFrame(tick);
+          }
+          function setPlaying(on) {
+            playing = on && n > 1;
+            play.textContent = playing ? "Pause" : "Play";
+            play.setAttribute("aria-pressed", playing ? "true" : "false");
+            if (!playing) return;
+            if (frame >= n - 1) show(0);
+            time0 = D.times[frame];
+            clock0 = performance.now();
+            requestAnimationFrame(tick);
+          }
+          play.addEventListener("click", function () { setPlaying(!playing); });
+          scrub.addEventListener("input", function () { setPlaying(false); show(Number(scrub.value)); });
+          document.addEventListener("keydown", function (e) {
+            if (e.target !== document.body) return;
+            if (e.key === " ") { e.preventDefault(); setPlaying(!playing); }
+            if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+              setPlaying(false);
+              show(Math.max(0, Math.min(n - 1, frame + (e.key === "ArrowRight" ? 1 : -1))));
+            }
+          });
+          if (n === 0) return;
+          var still = /[#&]t=([0-9.]+)/.exec(location.hash);
+          show(still ? frameAt(Number(still[1]) + 1e-9) : 0);
+          if (!still) setPlaying(true);
+        })();
+
+        """
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import QixDynamics
+@testable import QixScenes
+
+/// The HTML player: self-contained, with its controls, one polygon of the right point count
+/// per item whether shown or hidden, a small file, and the same bytes on every run.
+@Suite struct OutlineAnimationTests {
+    /// Three frames: `a` and the ellipse `b`, then `b` alone with a finger, then both again.
+    static func animation(id: String = "a") throws -> OutlineAnimation {
+        let a = try DynamicItem(identifier: id, center: Vector2(100, 100), size: Vector2(80, 40), angle: 0.25)
+        let b = try DynamicItem(identifier: "b", center: Vector2(200, 300), size: Vector2(60, 60), shape: .ellipse)
+        var animation = OutlineAnimation(viewport: Rect(x: 0, y: 0, width: 390, height: 844))
+        animation.capture(frame: 2, time: 1.0 / 30, items: [a, b])
+        b.center = Vector2(210, 310)
+        animation.capture(frame: 4, time: 2.0 / 30, items: [b], finger: Vector2(205.04, 290))
+        a.center = Vector2(120, 100)
+        a.angle = -1
+        animation.capture(frame: 6, time: 3.0 / 30, items: [a, b])
+        return animation
+    }
+
+    /// The JSON data the page carries.
+    static func data(_ html: String) throws -> [String: Any] {
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"qix-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        return try #require(JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+    }
+
+    @Test func thePageIsWellFormedAndHasItsControls() throws {
+        let html = try Self.animation().html(title: "run & <deck>")
+        let tree = try SVGTree(html)
+        let play = try #require(tree.byID("play"))
+        #expect(play.name == "button" && play.text == "Play")
+        let scrub = try #require(tree.byID("scrub"))
+        #expect(scrub.name == "input" && scrub.attributes["type"] == "range")
+        #expect(scrub.attributes["min"] == "0" && scrub.attributes["max"] == "2")
+        let time = try #require(tree.byID("time"))
+        #expect(time.text == "t = 0.03 s / 0.10 s, frame 2")
+        // Self-contained: no script, style or image is fetched from anywhere.
+        #expect(!tree.elements.contains { $0.attributes["src"] != nil || $0.attributes["href"] != nil })
+        #expect(tree.all("script").count == 2 && tree.all("title").first?.text == "run & <deck>")
+        // The player's script switches the button between Play and Pause.
+        #expect(OutlineAnimation.player.contains("\"Pause\"") && OutlineAnimation.player.contains("performance.now()"))
+    }
+
+    @Test func everyPolygonHasItsItemsPointCount() throws {
+        let html = try Self.animation().html(title: "t")
+        let tree = try SVGTree(html)
+        let data = try Self.data(html)
+        let items = try #require(data["items"] as? [[String: Any]])
+        #expect(items.map { $0["id"] as? String } == ["a", "b"])
+        let groups = tree.all("g", class: "item")
+        #expect(groups.map { $0.attributes["id"] } == ["item-0", "item-1"])
+        for (k, item) in items.enumerated() {
+            let shape = try #require(item["shape"] as? [Double])
+            let polygons = tree.all("polygon").filter { $0.ancestors.last?.attributes["id"] == "item-\(k)" }
+            #expect(polygons.count == 1)
+            #expect(polygons.first?.points.count == shape.count / 2)
+        }
+        #expect(tree.all("polygon").count == 2)
+        let shapes = items.compactMap { ($0["shape"] as? [Double])?.count }
+        #expect(shapes == [8, 64])
+    }
+
+    @Test func aHiddenItemKeepsItsPolygonAndIsHidden() throws {
+        let animation = try Self.animation()
+        let tree = try SVGTree(animation.svg(frame: 1))
+        let a = try #require(tree.byID("item-0"))
+        #expect(a.attributes["visibility"] == "hidden")
+        let polygon = try #require(tree.all("polygon").first { $0.ancestors.last?.attributes["id"] == "item-0" })
+        #expect(polygon.points.count == 4)
+        #expect(polygon.points.allSatisfy { abs($0.0) < 1000 && abs($0.1) < 1000 })
+        let finger = try #require(tree.byID("finger"))
+        #expect(finger.attributes["visibility"] == "visible" && finger.attributes["cx"] == "205")
+        #expect(try SVGTree(animation.svg(frame: 0)).byID("finger")?.attributes["visibility"] == "hidden")
+        let data = try Self.data(animation.html(title: "t"))
+        let tracks = try #require(data["tracks"] as? [[Any]])
+        #expect(tracks.map(\.count) == [3, 3])
+        #expect((tracks[0][1] as? Int) == 0)
+        #expect((data["finger"] as? [Any])?.count == 3)
+        #expect(data["frames"] as? [Int] == [2, 4, 6])
+    }
+
+    @Test func theStageShowsTheItemsWhereTheEngineHasThem() throws {
+        let animation = try Self.animation()
+        let tree = try SVGTree(animation.svg(frame: 2))
+        let a = try DynamicItem(identifier: "a", center: Vector2(120, 100), size: Vector2(80, 40), angle: -1)
+        let polygon = try #require(tree.all("polygon").first)
+        for (drawn, exact) in zip(polygon.points, a.outline) {
+            #expect(abs(drawn.0 - exact.x) < 0.1 && abs(drawn.1 - exact.y) < 0.1)
+        }
+        #expect(tree.all("text", class: "label").map(\.text) == ["a", "b"])
+    }
+
+    @Test func idsCannotBreakTheScriptOrTheMarkup() throws {
+        let html = try Self.animation(id: "</script><b>&]]>").html(title: "t")
+        let tree = try SVGTree(html)
+        #expect(tree.all("text", class: "label").first?.text == "</script><b>&]]>")
+        let items = try #require(try Self.data(html)["items"] as? [[String: Any]])
+        #expect(items.first?["id"] as? String == "</script><b>&]]>")
+    }
+
+    @Test func aLongRunStaysSmallAndRendersTheSameBytes() throws {
+        func long() throws -> String {
+            let items = try (0..<3).map { try DynamicItem(identifier: "card\($0)", center: Vector2(195, 200 + 200 * Double($0)), size: Vector2(300, 160)) }
+            var animation = OutlineAnimation(viewport: Rect(x: 0, y: 0, width: 390, height: 844))
+            for f in 0..<1800 {
+                for (k, item) in items.enumerated() {
+                    item.center = Vector2(195 + 100 * sin(Double(f + k) / 20), 200 + 200 * Double(k) + 0.37 * Double(f))
+                    item.angle = 0.3 * cos(Double(f) / 33)
+                }
+                animation.capture(frame: 2 * f + 2, time: Double(f + 1) / 30, items: items, finger: f % 2 == 0 ? Vector2(100, 100) : nil)
+            }
+            return animation.html(title: "long")
+        }
+        let html = try long()
+        // One minute at 30 frames/s with three cards: under 32 bytes per card and frame.
+        #expect(html.utf8.count < 1800 * 3 * 32)
+        #expect(try long() == html)
+    }
+}
