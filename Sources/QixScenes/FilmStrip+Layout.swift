@@ -16,7 +16,7 @@ extension FilmStrip {
         /// Height of the legend rows under the panels.
         var legendHeight: Double
         /// Width of one legend entry (symbol and word).
-        static let legendEntryWidth = 92.0
+        static let legendEntryWidth = 100.0
 
         /// A layout of `panelCount` panels of `area`, `columns` to a row, with `legendEntries`
         /// entries wrapped under them.

@@ -2,7 +2,8 @@ import QixMarkup
 
 extension OutlineAnimation {
     /// The run as JSON for the player: items (id, colour, outline at angle 0), frame numbers,
-    /// times, each item's track of `[x, y, angle]` or 0 when hidden, and the finger track. It
+    /// times, each item's track (the index of its first shown frame, then `[x, y, angle]` or 0
+    /// when hidden, up to its last shown frame), and the finger track. It
     /// holds no `<`, `>` or `&` (strings escape them), so it can sit in a script element and
     /// the page still parses as XML.
     func dataJSON() -> String {
@@ -11,8 +12,12 @@ extension OutlineAnimation {
             let shape = shapes[k].map { "\(f($0.x, 2)),\(f($0.y, 2))" }.joined(separator: ",")
             return "{\"id\":\(Self.scriptSafe(JSONLine.quoted(ids[k]))),\"color\":\"\(Palette.color(k))\",\"shape\":[\(shape)]}"
         }
+        // A track starts with the index of the item's first shown frame and ends at its last:
+        // a deck of many pages stores nothing for a card before and after its page.
         let tracksText = tracks.map { track in
-            "[" + track.map { p in p.map { "[\(f($0.x, 1)),\(f($0.y, 1)),\(f($0.angle, 4))]" } ?? "0" }.joined(separator: ",") + "]"
+            let first = track.firstIndex { $0 != nil } ?? 0, last = track.lastIndex { $0 != nil } ?? -1
+            let shown = first <= last ? track[first...last].map { p in p.map { "[\(f($0.x, 1)),\(f($0.y, 1)),\(f($0.angle, 4))]" } ?? "0" } : []
+            return "[" + ([String(first)] + shown).joined(separator: ",") + "]"
         }
         let fingerText = fingers.map { p in p.map { "[\(f($0.x, 1)),\(f($0.y, 1))]" } ?? "0" }
         var out = "{\"items\":[\(items.joined(separator: ","))],\n\"frames\":[\(frames.map(String.init).joined(separator: ","))],\n"
@@ -68,7 +73,7 @@ extension OutlineAnimation {
             frame = f;
             scrub.value = String(f);
             for (var k = 0; k < groups.length; k++) {
-              var s = D.tracks[k][f];
+              var track = D.tracks[k], s = f >= track[0] ? track[1 + f - track[0]] : 0;
               if (s) place(k, s);
               groups[k].setAttribute("visibility", s ? "visible" : "hidden");
             }

@@ -76,7 +76,7 @@ public struct OutlineAnimation {
     public func svg(frame index: Int = 0) -> String {
         let v = viewport, f = SVGNumber.format
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"stage\" viewBox=\"\(f(v.origin.x, 2)) \(f(v.origin.y, 2)) \(f(v.size.x, 2)) \(f(v.size.y, 2))\" "
-        out += "width=\"\(f(min(v.size.x, 600), 2))\" font-family=\"sans-serif\" font-size=\"14\">\n"
+        out += "width=\"\(f(min(v.size.x, 600), 2))\" font-family=\"sans-serif\" font-size=\"20\">\n"
         out += "<rect x=\"\(f(v.origin.x, 2))\" y=\"\(f(v.origin.y, 2))\" width=\"\(f(v.size.x, 2))\" height=\"\(f(v.size.y, 2))\" fill=\"#f4f4f4\" stroke=\"#999\"/>\n"
         for k in ids.indices {
             let shown = index < frames.count ? tracks[k][index] : nil

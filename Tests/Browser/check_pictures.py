@@ -140,7 +140,9 @@ def check_still(dom, data, seconds):
         drawn = points(polygons[0]["attrs"].get("points", ""))
         if len(drawn) != count:
             problems.append(f"item {item['id']}: a polygon of {len(drawn)} points over an outline of {count}")
-        placement = data["tracks"][k][frame]
+        track = data["tracks"][k]
+        inside = 0 <= frame - track[0] < len(track) - 1
+        placement = track[1 + frame - track[0]] if inside else 0
         visible = group["attrs"].get("visibility") == "visible"
         if bool(placement) != visible:
             problems.append(f"item {item['id']}: visibility {group['attrs'].get('visibility')} at frame {frame}")

@@ -17,7 +17,7 @@ import check_pictures  # noqa: E402
 
 DATA = {"items": [{"id": "a", "color": "#000000", "shape": [-10, -5, 10, -5, 10, 5, -10, 5]}],
         "frames": [2, 4], "times": [0.0333, 0.0667],
-        "tracks": [[[100, 200, 0], 0]], "finger": [0, [50, 60]]}
+        "tracks": [[0, [100, 200, 0]]], "finger": [0, [50, 60]]}
 
 
 def page(polygon="90,195 110,195 110,205 90,205", visibility="visible", finger="hidden",

@@ -75,11 +75,28 @@ import Testing
         #expect(finger.attributes["visibility"] == "visible" && finger.attributes["cx"] == "205")
         #expect(try SVGTree(animation.svg(frame: 0)).byID("finger")?.attributes["visibility"] == "hidden")
         let data = try Self.data(animation.html(title: "t"))
+        // Each track: the index of its first shown frame, then one entry per frame up to its last.
         let tracks = try #require(data["tracks"] as? [[Any]])
-        #expect(tracks.map(\.count) == [3, 3])
-        #expect((tracks[0][1] as? Int) == 0)
+        #expect(tracks.map(\.count) == [4, 4])
+        #expect(tracks.map { $0[0] as? Int } == [0, 0])
+        #expect((tracks[0][2] as? Int) == 0)
+        #expect((tracks[0][1] as? [Double]) == [100, 100, 0.25])
         #expect((data["finger"] as? [Any])?.count == 3)
         #expect(data["frames"] as? [Int] == [2, 4, 6])
+    }
+
+    @Test func aCardOfALaterPageStoresNothingBeforeOrAfterItsPage() throws {
+        let a = try DynamicItem(identifier: "a", center: Vector2(100, 100), size: Vector2(80, 40))
+        let c = try DynamicItem(identifier: "c", center: Vector2(200, 100), size: Vector2(80, 40))
+        var animation = OutlineAnimation(viewport: Rect(x: 0, y: 0, width: 390, height: 844))
+        for (frame, items) in [[a], [a], [c], [c], [a]].enumerated() {
+            animation.capture(frame: frame + 1, time: Double(frame + 1) / 30, items: items)
+        }
+        let data = try Self.data(animation.html(title: "pages"))
+        let tracks = try #require(data["tracks"] as? [[Any]])
+        #expect(tracks[0].count == 6 && tracks[0][0] as? Int == 0)
+        #expect(tracks[1].count == 3 && tracks[1][0] as? Int == 2)
+        #expect(try SVGTree(animation.svg(frame: 0)).byID("item-1")?.attributes["visibility"] == "hidden")
     }
 
     @Test func theStageShowsTheItemsWhereTheEngineHasThem() throws {
