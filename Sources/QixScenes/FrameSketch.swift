@@ -71,12 +71,7 @@ public struct FrameSketch: Sendable {
 
     /// Adds an attachment's line, and its anchor when it ties an item to the reference frame.
     private mutating func add(_ attachment: AttachmentBehavior) {
-        let style: LinkStyle
-        switch attachment.kind {
-        case .distance: style = attachment.frequency > 0 ? .spring : .rod
-        case .limit: style = .rope
-        case .pin, .sliding, .fixed: style = .joint
-        }
+        let style = Self.style(of: attachment)
         // The attachment points from public state: each item's centre plus its offset turned
         // with the item. Pin, sliding and fixed joints keep their own frozen points inside the
         // engine; their offsets are zero, so their lines run centre to centre (or to the anchor).
@@ -88,6 +83,16 @@ public struct FrameSketch: Sendable {
         } else if let end = ends.first {
             anchors.append(attachment.anchorPoint)
             links.append(Link(style: style, from: attachment.anchorPoint, to: end))
+        }
+    }
+
+    /// How an attachment is drawn: by its kind, and for a distance attachment by whether it
+    /// springs.
+    static func style(of attachment: AttachmentBehavior) -> LinkStyle {
+        switch attachment.kind {
+        case .distance: return attachment.frequency > 0 ? .spring : .rod
+        case .limit: return .rope
+        case .pin, .sliding, .fixed: return .joint
         }
     }
 

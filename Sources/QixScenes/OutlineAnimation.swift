@@ -25,6 +25,10 @@ public struct OutlineAnimation {
     private(set) var times: [Double] = []
     /// The finger in each captured frame, if one is down.
     private(set) var fingers: [Vector2?] = []
+    /// The distinct sets of links, and which one each captured frame shows.
+    private(set) var linkSets: [[Link]] = []
+    private(set) var linkSetIndex: [[Link]: Int] = [:]
+    private(set) var linkFrames: [Int] = []
 
     /// An animation of `viewport`.
     public init(viewport: Rect) {
@@ -34,9 +38,9 @@ public struct OutlineAnimation {
     /// The number of frames captured.
     public var frameCount: Int { frames.count }
 
-    /// Records frame `frame` at `time`: the `items` on screen (others are hidden in it) and
-    /// the `finger`.
-    public mutating func capture(frame: Int, time: Double, items: [DynamicItem], finger: Vector2? = nil) {
+    /// Records frame `frame` at `time`: the `items` on screen (others are hidden in it), the
+    /// joints, ropes and snaps of `behaviors` between them, and the `finger`.
+    public mutating func capture(frame: Int, time: Double, items: [DynamicItem], behaviors: [DynamicBehavior] = [], finger: Vector2? = nil) {
         for item in items where !ids.contains(item.identifier) {
             ids.append(item.identifier)
             // The outline turned back to angle 0 about the centre: the shape the player turns.
@@ -54,6 +58,12 @@ public struct OutlineAnimation {
         frames.append(frame)
         times.append(time)
         fingers.append(finger.map { Vector2(Self.round($0.x, 1), Self.round($0.y, 1)) })
+        let set = links(of: behaviors, finger: finger)
+        if linkSetIndex[set] == nil {
+            linkSetIndex[set] = linkSets.count
+            linkSets.append(set)
+        }
+        linkFrames.append(linkSetIndex[set] ?? 0)
     }
 
     /// `x` rounded to `decimals` places, so the SVG, the data and the player agree exactly.
@@ -72,12 +82,16 @@ public struct OutlineAnimation {
     }
 
     /// The stage as a static SVG showing frame `index` (0-based), with the element ids the
-    /// player moves: `item-K` groups (polygon and label) and `finger`.
+    /// player moves: `links` (lines, anchors, snap points), `item-K` groups (polygon and
+    /// label) and `finger`.
     public func svg(frame index: Int = 0) -> String {
         let v = viewport, f = SVGNumber.format
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"stage\" viewBox=\"\(f(v.origin.x, 2)) \(f(v.origin.y, 2)) \(f(v.size.x, 2)) \(f(v.size.y, 2))\" "
         out += "width=\"\(f(min(v.size.x, 600), 2))\" font-family=\"sans-serif\" font-size=\"20\">\n"
+        out += "<style>\(Self.linkStyle)</style>\n"
         out += "<rect x=\"\(f(v.origin.x, 2))\" y=\"\(f(v.origin.y, 2))\" width=\"\(f(v.size.x, 2))\" height=\"\(f(v.size.y, 2))\" fill=\"#f4f4f4\" stroke=\"#999\"/>\n"
+        // Lines under the cards, whose fills are translucent, so the ids stay readable on top.
+        out += "<g id=\"links\">\(linkElements(frame: index))</g>\n"
         for k in ids.indices {
             let shown = index < frames.count ? tracks[k][index] : nil
             // A hidden item keeps the placement of a frame where it is shown, so its polygon

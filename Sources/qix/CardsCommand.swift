@@ -77,7 +77,8 @@ struct CardsCommand: ParsableCommand {
                 if let writer { try writer.line(line) } else { print(line) }
             }
             if render?.hasSuffix(".html") == true, cards.frame % stride == 0 {
-                animation.capture(frame: cards.frame, time: cards.time, items: cards.visibleCards, finger: cards.fingerPosition)
+                animation.capture(frame: cards.frame, time: cards.time, items: cards.visibleCards, behaviors: cards.animator.behaviors,
+                                  finger: cards.fingerPosition)
             }
             if render?.hasSuffix(".svg") == true {
                 // Which frames the strip shows is known only at the end, so every frame is kept.

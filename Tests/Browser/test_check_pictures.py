@@ -17,17 +17,19 @@ import check_pictures  # noqa: E402
 
 DATA = {"items": [{"id": "a", "color": "#000000", "shape": [-10, -5, 10, -5, 10, 5, -10, 5]}],
         "frames": [2, 4], "times": [0.0333, 0.0667],
-        "tracks": [[0, [100, 200, 0]]], "finger": [0, [50, 60]]}
+        "tracks": [[0, [100, 200, 0]]], "finger": [0, [50, 60]],
+        "linkSets": [[["spring", [100, 150], [0, 0, 5]]], []], "links": [0, 1]}
 
 
 def page(polygon="90,195 110,195 110,205 90,205", visibility="visible", finger="hidden",
-         readout="t = 0.03 s / 0.07 s, frame 2", controls=True):
+         readout="t = 0.03 s / 0.07 s, frame 2", controls=True,
+         links='<line class="spring" x1="100" y1="150" x2="100" y2="205"></line>'):
     """A dumped player page showing frame 0 of DATA, with one thing changed."""
     buttons = ('<button id="play" type="button">Play</button><input id="scrub" type="range" min="0" max="1">'
                if controls else "")
     return (f'<html><body><svg id="stage"><g id="item-0" class="item" visibility="{visibility}">'
             f'<polygon points="{polygon}"></polygon><text class="label">a</text></g>'
-            f'<circle id="finger" visibility="{finger}"></circle></svg>'
+            f'<g id="links">{links}</g><circle id="finger" visibility="{finger}"></circle></svg>'
             f'<div class="controls">{buttons}<output id="time">{readout}</output></div></body></html>')
 
 
@@ -58,9 +60,13 @@ class StillTests(unittest.TestCase):
 
     def test_visibility_and_finger_follow_the_data(self):
         self.assertTrue(any("visibility" in p for p in self.check(page(visibility="hidden"))))
-        hidden_card = page(visibility="hidden", finger="visible", readout="t = 0.07 s / 0.07 s, frame 4")
+        hidden_card = page(visibility="hidden", finger="visible", readout="t = 0.07 s / 0.07 s, frame 4", links="")
         self.assertEqual(self.check(hidden_card, seconds=0.07), [])
         self.assertTrue(any("finger" in p for p in self.check(page(finger="visible"))))
+
+    def test_links_must_run_between_their_ends(self):
+        self.assertTrue(any("link spring" in p for p in self.check(page(links='<line class="spring" x1="100" y1="150" x2="100" y2="200"></line>'))))
+        self.assertTrue(any("link lines" in p for p in self.check(page(links=""))))
 
     def test_missing_controls_and_a_wrong_readout_are_caught(self):
         problems = self.check(page(controls=False, readout="0.03"))

@@ -99,6 +99,48 @@ import Testing
         #expect(try SVGTree(animation.svg(frame: 0)).byID("item-1")?.attributes["visibility"] == "hidden")
     }
 
+    @Test func linksAreStoredOnceAndDrawnBetweenTheirEnds() throws {
+        let world = try SceneLoader.load(Array(FilmStripTests.scene.utf8))
+        var animation = OutlineAnimation(viewport: Rect(x: 0, y: 0, width: 400, height: 600))
+        let finger = Vector2(150, 250)
+        var ends: [String: Vector2] = [:]
+        for frame in 1...3 {
+            _ = world.advanceFrame()
+            let a = world.items[0], b = world.items[1]
+            // The last frame adds a drag whose anchor is the finger, as CardDeck's drag is.
+            let drag = AttachmentBehavior(item: a, offsetFromCenter: Vector2(5, 0), attachedToAnchor: finger)
+            drag.frequency = 6
+            animation.capture(frame: frame, time: Double(frame) / 60, items: world.items,
+                              behaviors: world.animator.behaviors + (frame == 3 ? [drag] : []), finger: frame == 3 ? finger : nil)
+            ends = ["ropeA": a.center + Rotation(angle: a.angle).rotate(Vector2(10, 5)), "ropeB": b.center + Rotation(angle: b.angle).rotate(Vector2(0, -10)),
+                    "spring": a.center + Rotation(angle: a.angle).rotate(Vector2(-20, 0)), "b": b.center,
+                    "drag": a.center + Rotation(angle: a.angle).rotate(Vector2(5, 0))]
+        }
+        let html = animation.html(title: "links")
+        let data = try Self.data(html)
+        #expect(data["links"] as? [Int] == [0, 0, 1])
+        let sets = try #require(data["linkSets"] as? [[[Any]]])
+        #expect(sets.map(\.count) == [3, 4])
+        #expect(sets[1].contains { $0.first as? String == "spring" && $0[1] as? String == "f" })
+        let tree = try SVGTree(animation.svg(frame: 2))
+        func line(_ cls: String) throws -> ((Double, Double), (Double, Double)) {
+            let l = try #require(tree.all("line", class: cls).first)
+            return ((l.number("x1") ?? .nan, l.number("y1") ?? .nan), (l.number("x2") ?? .nan, l.number("y2") ?? .nan))
+        }
+        func near(_ p: (Double, Double), _ q: Vector2) -> Bool { abs(p.0 - q.x) < 0.15 && abs(p.1 - q.y) < 0.15 }
+        let rope = try line("rope")
+        #expect(near(rope.0, ends["ropeA"]!) && near(rope.1, ends["ropeB"]!))
+        let springs = tree.all("line", class: "spring")
+        #expect(springs.count == 2)
+        #expect(springs.contains { near(($0.number("x1")!, $0.number("y1")!), Vector2(100, 60)) && near(($0.number("x2")!, $0.number("y2")!), ends["spring"]!) })
+        #expect(springs.contains { near(($0.number("x1")!, $0.number("y1")!), finger) && near(($0.number("x2")!, $0.number("y2")!), ends["drag"]!) })
+        let snap = try line("snap")
+        #expect(near(snap.0, Vector2(300, 400)) && near(snap.1, ends["b"]!))
+        // One anchor (the spring's; the drag's is the finger) and one snap point.
+        #expect(tree.all("rect", class: "anchor").count == 1 && tree.all("path", class: "snap-point").count == 1)
+        #expect(tree.elements.first { $0.name == "style" }?.text.contains(".rope{") == true)
+    }
+
     @Test func theStageShowsTheItemsWhereTheEngineHasThem() throws {
         let animation = try Self.animation()
         let tree = try SVGTree(animation.svg(frame: 2))

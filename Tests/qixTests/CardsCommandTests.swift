@@ -123,5 +123,11 @@ struct CardsRenderTests {
         // Down from 2.0 s to 3.3 s (the drag begins at the first frame at or after 2.0 s).
         let down = zip(times, fingers).filter { $0.1 is [Double] }.map(\.0)
         #expect((down.first ?? 0) >= 2.0 && (down.first ?? 0) < 2.1 && (down.last ?? 0) <= 3.35 && (down.last ?? 0) > 3.2)
+        // The rope between a and b in every frame; the drag's anchor is the finger while it is down.
+        let sets = try #require(data["linkSets"] as? [[[Any]]])
+        let links = try #require(data["links"] as? [Int])
+        #expect(links.count == times.count)
+        #expect(links.allSatisfy { sets[$0].contains { $0.first as? String == "rope" } })
+        #expect(zip(links, fingers).allSatisfy { set, finger in sets[set].contains { $0[1] as? String == "f" } == (finger is [Double]) })
     }
 }
