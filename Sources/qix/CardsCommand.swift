@@ -65,7 +65,6 @@ struct CardsCommand: ParsableCommand {
         var animation = OutlineAnimation(viewport: screen)
         // The player needs no more than 30 frames/s, which keeps a long deck's page small.
         let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
-        var strip = FilmStrip(viewport: screen, segments: [])
         var snapshots: [(Int, Double, FrameSketch)] = []
         try cards.run(duration: duration) { events in
             if let divergence = cards.animator.divergence { throw DivergenceFailure.error(divergence) }
@@ -88,20 +87,24 @@ struct CardsCommand: ParsableCommand {
         }
         try writer?.commit()
         try hashWriter?.commit()
-        if let render {
-            let out = try FileIO.AtomicWriter(render)
-            if render.hasSuffix(".html") {
-                try out.write(animation.html(title: "qix cards \(deck)"))
-            } else {
-                for f in FilmStrip.chosenFrames(count: output.renderFrames, of: snapshots.count) {
-                    let s = snapshots[f - 1]
-                    strip.add(frame: s.0, time: s.1, sketch: s.2)
-                }
-                try out.write(strip.svg())
-            }
-            try out.commit()
-        }
+        if let render { try write(render: render, screen: screen, snapshots: snapshots, animation: animation) }
         StandardError.info("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
         output.printHash(StateHash.of(cards.allCards))
+    }
+
+    /// Writes the player, or the film strip with its frames chosen now that the run's length is known.
+    private func write(render path: String, screen: Rect, snapshots: [(Int, Double, FrameSketch)], animation: OutlineAnimation) throws {
+        let out = try FileIO.AtomicWriter(path)
+        if path.hasSuffix(".html") {
+            try out.write(animation.html(title: "qix cards \(deck)"))
+        } else {
+            var strip = FilmStrip(viewport: screen, segments: [])
+            for f in FilmStrip.chosenFrames(count: output.renderFrames, of: snapshots.count) {
+                let s = snapshots[f - 1]
+                strip.add(frame: s.0, time: s.1, sketch: s.2)
+            }
+            try out.write(strip.svg())
+        }
+        try out.commit()
     }
 }
