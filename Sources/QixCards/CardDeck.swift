@@ -67,6 +67,10 @@ public final class CardDeck {
     /// Cards of the page on screen.
     public var visibleCards: [DynamicItem] { currentPage.map { pages[$0] } ?? [] }
 
+    /// Where the finger dragging a card is (the drag's anchor, moved to the finger each frame),
+    /// nil while no drag is active: what a picture of the run draws as the finger.
+    public var fingerPosition: Vector2? { drag?.anchorPoint }
+
     /// Whether every card on screen rests (no drag, no fall, settled).
     public var isAtRest: Bool { activeTouch == nil && !isFalling && isSettled }
 

@@ -2,7 +2,8 @@ import QixDynamics
 import QixMarkup
 
 /// Draws chosen frames of a simulation side by side as an SVG film strip, so a person can look
-/// at a scene: items' outlines, boundaries and the reference bounds, one panel per frame.
+/// at a scene: items' outlines with their ids, joints, ropes, anchors, snap points, the finger,
+/// boundaries and the reference bounds, one clipped panel per frame with its frame and time.
 public struct FilmStrip {
     /// One captured frame.
     public struct Panel {
@@ -10,8 +11,10 @@ public struct FilmStrip {
         public var frame: Int
         /// Time (seconds).
         public var time: Double
+        /// What the frame shows.
+        public var sketch: FrameSketch
         /// Item outlines with their ids.
-        public var outlines: [(id: String, points: [Vector2])]
+        public var outlines: [(id: String, points: [Vector2])] { sketch.outlines.map { ($0.id, $0.points) } }
     }
 
     /// The region shown in each panel (nil: fit everything captured).
@@ -39,14 +42,23 @@ public struct FilmStrip {
         return out
     }
 
-    /// Records the items' current outlines as a panel.
-    public mutating func capture(frame: Int, time: Double, items: [DynamicItem]) {
-        panels.append(Panel(frame: frame, time: time, outlines: items.map { ($0.identifier, $0.outline) }))
+    /// Records the items' current outlines, the joints and snap points of `behaviors`, and the
+    /// `finger`, as a panel.
+    public mutating func capture(frame: Int, time: Double, items: [DynamicItem], behaviors: [DynamicBehavior] = [], finger: Vector2? = nil) {
+        add(frame: frame, time: time, sketch: FrameSketch(items: items, behaviors: behaviors, finger: finger))
     }
 
-    /// Adds a panel from outlines captured earlier.
+    /// Adds a panel from outlines captured earlier (labels at each outline's mean corner).
     public mutating func add(frame: Int, time: Double, outlines: [(String, [Vector2])]) {
-        panels.append(Panel(frame: frame, time: time, outlines: outlines.map { (id: $0.0, points: $0.1) }))
+        let shapes = outlines.map { id, points in
+            FrameSketch.Outline(id: id, points: points, center: (1 / Double(max(points.count, 1))) * points.reduce(.zero, +))
+        }
+        add(frame: frame, time: time, sketch: FrameSketch(outlines: shapes))
+    }
+
+    /// Adds a panel from a sketch captured earlier.
+    public mutating func add(frame: Int, time: Double, sketch: FrameSketch) {
+        panels.append(Panel(frame: frame, time: time, sketch: sketch))
     }
 
     /// The region drawn: the viewport, or the box around everything captured plus a margin.
@@ -58,51 +70,57 @@ public struct FilmStrip {
             lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
             hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
         }
-        for panel in panels { for o in panel.outlines { for p in o.points { include(p) } } }
+        for panel in panels { for p in panel.sketch.allPoints { include(p) } }
         for s in segments { include(s.0); include(s.1) }
         if !lo.isFinite { return Rect(x: 0, y: 0, width: 100, height: 100) }
         let margin = 0.05 * max(hi.x - lo.x, hi.y - lo.y, 1)
         return Rect(x: lo.x - margin, y: lo.y - margin, width: hi.x - lo.x + 2 * margin, height: hi.y - lo.y + 2 * margin)
     }
 
-    static func fmt(_ x: Double) -> String {
-        let r = (x * 100).rounded() / 100
-        // Whole numbers print without ".0"; beyond 1e15 (or not finite) `String` prints the
-        // Double itself, since converting it to Int64 would trap past 9.2e18.
-        return r == r.rounded() && abs(r) < 1e15 ? String(Int64(r)) : String(r)
+    static func fmt(_ x: Double) -> String { SVGNumber.format(x) }
+
+    /// Each item id's colour index: its order of first appearance in the strip, so a card keeps
+    /// its colour from panel to panel and the HTML player gives it the same one.
+    func colorIndices() -> [String: Int] {
+        var out: [String: Int] = [:]
+        for panel in panels { for o in panel.sketch.outlines where out[o.id] == nil { out[o.id] = out.count } }
+        return out
     }
 
     /// The SVG document.
     public func svg(panelWidth: Double = 240, columns: Int = 4) -> String {
-        let area = region()
-        let scale = panelWidth / area.size.x
-        let panelHeight = area.size.y * scale
-        let gap = 12.0, label = 18.0
-        let cols = max(1, min(columns, panels.count))
-        let rows = max(1, (panels.count + cols - 1) / cols)
-        let width = Double(cols) * (panelWidth + gap) + gap
-        let height = Double(rows) * (panelHeight + label + gap) + gap
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.fmt(width))\" height=\"\(Self.fmt(height))\" "
-        out += "viewBox=\"0 0 \(Self.fmt(width)) \(Self.fmt(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
-        out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
-        for (k, panel) in panels.enumerated() {
-            let x0 = gap + Double(k % cols) * (panelWidth + gap)
-            let y0 = gap + Double(k / cols) * (panelHeight + label + gap)
-            func map(_ p: Vector2) -> String {
-                "\(Self.fmt(x0 + (p.x - area.origin.x) * scale)),\(Self.fmt(y0 + label + (p.y - area.origin.y) * scale))"
-            }
-            out += "<g>\n<text x=\"\(Self.fmt(x0))\" y=\"\(Self.fmt(y0 + 12))\">frame \(panel.frame), t = \(Self.fmt(panel.time)) s</text>\n"
-            out += "<rect x=\"\(Self.fmt(x0))\" y=\"\(Self.fmt(y0 + label))\" width=\"\(Self.fmt(panelWidth))\" height=\"\(Self.fmt(panelHeight))\" fill=\"#f7f7f7\" stroke=\"#999\"/>\n"
-            for s in segments {
-                out += "<polyline points=\"\(map(s.0)) \(map(s.1))\" stroke=\"#333\" stroke-width=\"2\" fill=\"none\"/>\n"
-            }
-            for (i, o) in panel.outlines.enumerated() {
-                let color = palette[i % palette.count]
-                out += "<polygon points=\"\(o.points.map(map).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"><title>\(XMLText.escape(o.id))</title></polygon>\n"
-            }
-            out += "</g>\n"
+        let layout = Layout(area: region(), panelWidth: panelWidth, columns: columns, panelCount: panels.count,
+                            legendEntries: legendEntries().count)
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.fmt(layout.width))\" height=\"\(Self.fmt(layout.height))\" "
+        out += "viewBox=\"0 0 \(Self.fmt(layout.width)) \(Self.fmt(layout.height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<defs>\n"
+        for k in panels.indices {
+            let box = layout.panelBox(k)
+            out += "<clipPath id=\"panel-\(k + 1)\"><rect x=\"\(Self.fmt(box.origin.x))\" y=\"\(Self.fmt(box.origin.y))\" "
+            out += "width=\"\(Self.fmt(box.size.x))\" height=\"\(Self.fmt(box.size.y))\"/></clipPath>\n"
         }
+        out += "</defs>\n"
+        let colors = colorIndices()
+        for k in panels.indices { out += panel(k, layout: layout, colors: colors) }
+        out += legend(layout: layout)
         return out + "</svg>\n"
+    }
+
+    /// One panel: its caption, its frame, and everything inside clipped to the frame, so items
+    /// beyond the region do not spill over the neighbouring panels.
+    func panel(_ k: Int, layout: Layout, colors: [String: Int]) -> String {
+        let panel = panels[k], box = layout.panelBox(k)
+        let drawing = SketchDrawing(origin: layout.area.origin, offset: box.origin, scale: layout.scale, colorIndex: colors)
+        var out = "<g class=\"panel\" data-frame=\"\(panel.frame)\">\n"
+        out += "<text class=\"caption\" x=\"\(Self.fmt(box.origin.x))\" y=\"\(Self.fmt(box.origin.y - 6))\">"
+        out += "frame \(panel.frame), t = \(SVGNumber.format(panel.time, decimals: 3)) s</text>\n"
+        out += "<rect x=\"\(Self.fmt(box.origin.x))\" y=\"\(Self.fmt(box.origin.y))\" width=\"\(Self.fmt(box.size.x))\" "
+        out += "height=\"\(Self.fmt(box.size.y))\" fill=\"#f7f7f7\" stroke=\"#999\"/>\n"
+        out += "<g clip-path=\"url(#panel-\(k + 1))\">\n"
+        for s in segments {
+            out += "<polyline class=\"boundary\" points=\"\(drawing.pair(s.0)) \(drawing.pair(s.1))\" stroke=\"#333\" stroke-width=\"2\" fill=\"none\"/>\n"
+        }
+        out += drawing.elements(panel.sketch)
+        return out + "</g>\n</g>\n"
     }
 }

@@ -15,7 +15,7 @@ struct CardsCommand: ParsableCommand {
             run ends when the deck finishes, or when the last gesture has ended and every card rests \
             (at most 60 s). Trace lines list the cards on screen; events add pageShown, dragBegan, \
             dragEnded, flung, settled, pageDismissed, deckFinished. --hash covers every card of the deck. \
-            --render writes a film strip (.svg) or an animation page (.html).
+            --render writes a film strip (.svg) or a self-contained player page (.html: play, pause, scrubber, time).
             """)
 
     @Argument(help: "The deck file (JSON).")
@@ -29,7 +29,7 @@ struct CardsCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutputOptions
 
-    @Option(help: "Draw the run: OUT.svg (film strip) or OUT.html (animation).")
+    @Option(help: "Draw the run: OUT.svg (film strip with ids, ropes, springs, snap points and the finger) or OUT.html (player).")
     var render: String?
 
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
@@ -62,10 +62,10 @@ struct CardsCommand: ParsableCommand {
         let writer = try output.trace.flatMap { $0 == "-" ? nil : try FileIO.AtomicWriter($0) }
         let hashWriter = try frameHashes.map { try FileIO.AtomicWriter($0) }
         let screen = Rect(x: 0, y: 0, width: parsedDeck.screen.x, height: parsedDeck.screen.y)
-        var animation = OutlineAnimation(viewport: screen, frameDuration: max(1 / parsedDeck.frameRate, 1.0 / 30))
+        var animation = OutlineAnimation(viewport: screen)
+        // The player needs no more than 30 frames/s, which keeps a long deck's page small.
         let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
-        var strip = FilmStrip(viewport: screen, segments: [])
-        var snapshots: [(Int, Double, [(String, [Vector2])])] = []
+        var snapshots: [(Int, Double, FrameSketch)] = []
         try cards.run(duration: duration) { events in
             if let divergence = cards.animator.divergence { throw DivergenceFailure.error(divergence) }
             try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
@@ -75,27 +75,36 @@ struct CardsCommand: ParsableCommand {
                 let line = TraceLine.frame(cards.frame, time: cards.time, items: cards.visibleCards, events: physics, extra: extra)
                 if let writer { try writer.line(line) } else { print(line) }
             }
-            if render?.hasSuffix(".html") == true, cards.frame % stride == 0 { animation.capture(cards.visibleCards) }
+            if render?.hasSuffix(".html") == true, cards.frame % stride == 0 {
+                animation.capture(frame: cards.frame, time: cards.time, items: cards.visibleCards, behaviors: cards.animator.behaviors,
+                                  finger: cards.fingerPosition)
+            }
             if render?.hasSuffix(".svg") == true {
-                snapshots.append((cards.frame, cards.time, cards.visibleCards.map { ($0.identifier, $0.outline) }))
+                // Which frames the strip shows is known only at the end, so every frame is kept.
+                snapshots.append((cards.frame, cards.time,
+                                  FrameSketch(items: cards.visibleCards, behaviors: cards.animator.behaviors, finger: cards.fingerPosition)))
             }
         }
         try writer?.commit()
         try hashWriter?.commit()
-        if let render {
-            let out = try FileIO.AtomicWriter(render)
-            if render.hasSuffix(".html") {
-                try out.write(animation.html(title: "qix cards \(deck)"))
-            } else {
-                for f in FilmStrip.chosenFrames(count: output.renderFrames, of: snapshots.count) {
-                    let s = snapshots[f - 1]
-                    strip.add(frame: s.0, time: s.1, outlines: s.2)
-                }
-                try out.write(strip.svg())
-            }
-            try out.commit()
-        }
+        if let render { try write(render: render, screen: screen, snapshots: snapshots, animation: animation) }
         StandardError.info("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
         output.printHash(StateHash.of(cards.allCards))
+    }
+
+    /// Writes the player, or the film strip with its frames chosen now that the run's length is known.
+    private func write(render path: String, screen: Rect, snapshots: [(Int, Double, FrameSketch)], animation: OutlineAnimation) throws {
+        let out = try FileIO.AtomicWriter(path)
+        if path.hasSuffix(".html") {
+            try out.write(animation.html(title: "qix cards \(deck)"))
+        } else {
+            var strip = FilmStrip(viewport: screen, segments: [])
+            for f in FilmStrip.chosenFrames(count: output.renderFrames, of: snapshots.count) {
+                let s = snapshots[f - 1]
+                strip.add(frame: s.0, time: s.1, sketch: s.2)
+            }
+            try out.write(strip.svg())
+        }
+        try out.commit()
     }
 }

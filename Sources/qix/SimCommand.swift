@@ -26,7 +26,7 @@ struct SimCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutputOptions
 
-    @Option(help: "Draw a film strip of the items' outlines to this SVG file.")
+    @Option(help: "Draw a film strip to this SVG file: items with their ids, joints, ropes, anchors and snap points.")
     var render: String?
 
     @Option(parsing: .upToNextOption, help: "Draw the frames at these times (seconds) instead of spreading --render-frames.")
@@ -72,7 +72,7 @@ struct SimCommand: ParsableCommand {
                 if let writer { try writer.line(line) } else { print(line) }
             }
             if nextChosen < chosen.count, chosen[nextChosen] == world.frame {
-                strip.capture(frame: world.frame, time: world.time(ofFrame: world.frame), items: world.items)
+                strip.capture(frame: world.frame, time: world.time(ofFrame: world.frame), items: world.items, behaviors: world.animator.behaviors)
                 nextChosen += 1
             }
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// `qix sim` as scripts use it: trace lines, the final hash, the film strip and scene errors.
@@ -45,6 +48,27 @@ struct SimCommandTests {
         #expect(plain.stdoutLines.last == "hash: \(last["hash"] as? String ?? "?")")
         #expect(result.stderr.isEmpty, "-q: no summary line")
         #expect(!plain.stderr.isEmpty)
+    }
+
+    @Test("--render draws clipped panels with item labels, the spring between a and b, and the anchored rod")
+    func renderJoints() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try QixProcess.run(["sim", Self.scene, "--duration", "1", "--render", "\(dir)/r.svg", "--render-frames", "4"])
+        #expect(result.status == 0)
+        let svg = try String(contentsOfFile: "\(dir)/r.svg", encoding: .utf8)
+        let document = try XMLDocument(xmlString: svg)
+        func nodes(_ xpath: String) throws -> [XMLNode] { try document.nodes(forXPath: xpath) }
+        #expect(try nodes("//*[local-name()='clipPath']").count == 4)
+        #expect(try nodes("//*[local-name()='text'][@class='label']").compactMap(\.stringValue) == ["a", "b", "a", "b", "a", "b", "a", "b"])
+        #expect(try nodes("//*[local-name()='g'][@class='panel']//*[local-name()='line'][@class='spring']").count == 4)
+        // The "drag" attachment holds a to its anchor: one rod and one anchor mark per panel.
+        #expect(try nodes("//*[local-name()='g'][@class='panel']//*[local-name()='line'][@class='rod']").count == 4)
+        #expect(try nodes("//*[local-name()='g'][@class='panel']//*[local-name()='rect'][@class='anchor']").count == 4)
+        #expect(try nodes("//*[local-name()='g'][@class='legend']//*[local-name()='text']").compactMap(\.stringValue) == ["rod", "spring", "anchor"])
+        let again = try QixProcess.run(["sim", Self.scene, "--duration", "1", "--render", "\(dir)/s.svg", "--render-frames", "4"])
+        #expect(again.status == 0)
+        #expect(try String(contentsOfFile: "\(dir)/s.svg", encoding: .utf8) == svg)
     }
 
     @Test("--render takes the format from the extension and refuses what it cannot write")
