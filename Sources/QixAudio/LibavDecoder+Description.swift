@@ -10,12 +10,14 @@ extension LibavDecoder {
                          sampleRate: Int, channels: Int) -> (AudioFileInfo, Int64?) {
         var declared: Int64?
         var estimated: Int64 = 0
+        // A damaged header can state any duration and time base: a length that does not fit
+        // in frames is no length.
         if let stream = format.pointee.streams?[index], stream.pointee.duration > 0 {
             let base = stream.pointee.time_base
-            if base.den > 0 { declared = stream.pointee.duration * Int64(base.num) * Int64(sampleRate) / Int64(base.den) }
+            declared = rescaled(stream.pointee.duration, Int64(base.num) * Int64(sampleRate), Int64(base.den))
         }
         if format.pointee.duration > 0 {
-            estimated = format.pointee.duration * Int64(sampleRate) / Int64(AV_TIME_BASE)
+            estimated = rescaled(format.pointee.duration, Int64(sampleRate), Int64(AV_TIME_BASE)) ?? 0
         }
         // Durations guessed from the bitrate (ADTS) or from timestamps (MPEG-TS) are no
         // index: a cut there cannot be measured against them.
@@ -25,6 +27,17 @@ extension LibavDecoder {
         info.stream = index
         info.streams = Int(format.pointee.nb_streams)
         return (info, declared)
+    }
+
+    /// `value * numerator / denominator`, rounded down, or nil when an operand is negative,
+    /// the denominator is not positive or the result does not fit: a 128-bit product, so
+    /// no intermediate overflows (the fuzzer's MP3 stated a duration that did).
+    static func rescaled(_ value: Int64, _ numerator: Int64, _ denominator: Int64) -> Int64? {
+        guard value >= 0, numerator >= 0, denominator > 0 else { return nil }
+        let product = UInt64(value).multipliedFullWidth(by: UInt64(numerator))
+        guard product.high < UInt64(denominator) else { return nil }
+        let quotient = UInt64(denominator).dividingFullWidth(product).quotient
+        return quotient <= UInt64(Int64.max) ? Int64(quotient) : nil
     }
 
     /// The container in capitals: MP4 for the QuickTime family, ADTS for raw AAC, else

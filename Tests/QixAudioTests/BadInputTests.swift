@@ -67,6 +67,18 @@ struct BadInputTests {
         #expect(error?.reason.hasPrefix("damaged WAV header: the LIST entry") == true, "\(error?.description ?? "no error")")
     }
 
+    /// An 839-byte MP3 behind an ID3 tag that libsndfile refuses and FFmpeg's probing takes,
+    /// stating a duration whose conversion to frames overflowed Int64 (found by the
+    /// audio_file fuzz harness): `qix info` trapped. It opens, or is refused, without a trap.
+    @Test("a container's stated duration too large for frames is no length, not a trap")
+    func overflowingDuration() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        if let reader = try? AudioFileReader(path: "\(fixtures)/mp3_libav_duration_overflows.mp3") {
+            #expect(reader.info.frames >= 0)
+            _ = try? reader.readAll()
+        }
+    }
+
     @Test("a failed or abandoned write leaves nothing at the path")
     func writesAreAtomic() throws {
         let dir = try TestSignals.temporaryDirectory()
