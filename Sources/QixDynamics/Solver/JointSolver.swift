@@ -248,18 +248,7 @@ struct JointSolver {
         let mA = bodies[j.a].invMass, iA = bodies[j.a].invInertia
         let mB = bodies[j.b].invMass, iB = bodies[j.b].invInertia
         var sA = states[j.a], sB = states[j.b]
-        // Angle lock.
-        var bias = 0.0, massScale = 1.0, impulseScale = 0.0
-        if useBias {
-            bias = jointSoftness.biasRate * relativeAngle(j)
-            massScale = jointSoftness.massScale
-            impulseScale = jointSoftness.impulseScale
-        }
-        let angular = -massScale * j.axialMass * (sB.w - sA.w + bias) - impulseScale * j.angularImpulse
-        j.angularImpulse += angular
-        sA.w -= iA * angular
-        sB.w += iB * angular
-
+        solveAngleLock(&j, &sA, &sB, iA: iA, iB: iB, useBias: useBias)
         let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
         let d = (sB.dp - sA.dp) + j.deltaCenter + rB - rA
         let axis = sA.dq.rotate(j.axis)
@@ -290,13 +279,13 @@ struct JointSolver {
         let perp = axis.leftPerpendicular
         let (mass, a, b) = along(perp)
         let cdot = perp.dot(sB.v - sA.v) + b * sB.w - a * sA.w
-        var pBias = 0.0, pMassScale = 1.0, pImpulseScale = 0.0
+        var bias = 0.0, massScale = 1.0, impulseScale = 0.0
         if useBias {
-            pBias = jointSoftness.biasRate * perp.dot(d)
-            pMassScale = jointSoftness.massScale
-            pImpulseScale = jointSoftness.impulseScale
+            bias = jointSoftness.biasRate * perp.dot(d)
+            massScale = jointSoftness.massScale
+            impulseScale = jointSoftness.impulseScale
         }
-        let impulse = -pMassScale * mass * (cdot + pBias) - pImpulseScale * j.perpendicularImpulse
+        let impulse = -massScale * mass * (cdot + bias) - impulseScale * j.perpendicularImpulse
         j.perpendicularImpulse += impulse
         apply(impulse, perp, a, b)
         states[j.a] = sA
