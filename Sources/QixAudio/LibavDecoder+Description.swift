@@ -29,15 +29,14 @@ extension LibavDecoder {
         return (info, declared)
     }
 
-    /// `value * numerator / denominator`, rounded down, or nil when an operand is negative,
-    /// the denominator is not positive or the result does not fit: a 128-bit product, so
-    /// no intermediate overflows (the fuzzer's MP3 stated a duration that did).
+    /// `value * numerator / denominator`, rounded down, through FFmpeg's `av_rescale_rnd`
+    /// (a 128-bit product, so no intermediate overflows: the fuzzer's MP3 stated a duration
+    /// that did); nil when it refuses (a negative operand, a denominator that is not
+    /// positive, a result that does not fit) or the value is negative.
     static func rescaled(_ value: Int64, _ numerator: Int64, _ denominator: Int64) -> Int64? {
-        guard value >= 0, numerator >= 0, denominator > 0 else { return nil }
-        let product = UInt64(value).multipliedFullWidth(by: UInt64(numerator))
-        guard product.high < UInt64(denominator) else { return nil }
-        let quotient = UInt64(denominator).dividingFullWidth(product).quotient
-        return quotient <= UInt64(Int64.max) ? Int64(quotient) : nil
+        guard value >= 0 else { return nil }
+        let frames = av_rescale_rnd(value, numerator, denominator, AV_ROUND_DOWN)
+        return frames >= 0 ? frames : nil
     }
 
     /// The container in capitals: MP4 for the QuickTime family, ADTS for raw AAC, else
