@@ -19,20 +19,17 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Databases to merge from.")
     var inputs: [String]
 
-    @Flag(name: .shortAndLong, help: "No summary on stderr.")
-    var quiet = false
+    @OptionGroup var quietOption: QuietOption
 
     func run() throws {
-        StandardError.quiet = quiet
+        quietOption.apply()
         let target = try AiringsDatabase(path: output)
         var failed = 0
         for input in inputs {
             do {
                 let source = try AiringsDatabase(path: input, create: false, readOnly: true)
                 let summary = try target.merge(from: source)
-                if !quiet {
-                    StandardError.line("qix: merged \(input): \(summary.recordingsAdded) recordings added, \(summary.recordingsUnchanged) unchanged, \(summary.recordingsKept) kept, \(summary.runsAdded) runs added")
-                }
+                StandardError.info("qix: merged \(input): \(summary.recordingsAdded) recordings added, \(summary.recordingsUnchanged) unchanged, \(summary.recordingsKept) kept, \(summary.runsAdded) runs added")
             } catch {
                 failed += 1
                 StandardError.error(error)

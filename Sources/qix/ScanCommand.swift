@@ -47,8 +47,7 @@ struct ScanCommand: ParsableCommand {
                                valueName: "ids"))
     var expect: [String] = []
 
-    @Flag(name: .shortAndLong, help: "No progress or summary on stderr.")
-    var quiet = false
+    @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -74,7 +73,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
-        StandardError.quiet = quiet
+        quietOption.apply()
         let expected = try ExpectOption.parse(expect)
         let watermarkKey = try KeyOption.load(key)
         let pattern = try RecordingNamePattern(namePattern)
@@ -100,7 +99,7 @@ struct ScanCommand: ParsableCommand {
                           startedAt: WallClockTime(secondsSinceEpoch: Date().timeIntervalSince1970),
                           qixkitVersion: QixVersion.string, keyFingerprint: analyzer.settingsFingerprint,
                           host: ProcessInfo.processInfo.hostName, shard: chosenShard.count > 1 ? chosenShard.description : nil)
-        let display = ScanProgressDisplay(enabled: !quiet, shard: chosenShard)
+        let display = ScanProgressDisplay(enabled: !quietOption.quiet, shard: chosenShard)
         let (progress, failures) = try scanner.scan(selected, run: run) { progress, path in display.update(progress, path) }
         display.finish(progress)
         for failure in failures { StandardError.error(failure) }
