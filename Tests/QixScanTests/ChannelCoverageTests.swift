@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QixTestSupport
 import QixScan
 
 /// Coverage: monitored hours, gaps and their causes, periods, old databases and merges.
@@ -84,14 +85,7 @@ struct ChannelCoverageTests {
         let dir = try ScanFixtures.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/v1.sqlite"
-        let schema = """
-            CREATE TABLE scans (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, started_at TEXT NOT NULL, finished_at TEXT,
-              qixkit_version TEXT NOT NULL, key_fingerprint TEXT NOT NULL, host TEXT NOT NULL, shard TEXT);
-            CREATE TABLE recordings (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL,
-              fingerprint TEXT NOT NULL, duration REAL, channel TEXT, wallclock_start TEXT,
-              status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT, key_fingerprint TEXT NOT NULL, scan_uuid TEXT NOT NULL);
-            CREATE TABLE detections (id INTEGER PRIMARY KEY, recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
-              message TEXT NOT NULL, start REAL NOT NULL, "end" REAL NOT NULL, score REAL NOT NULL);
+        let schema = AiringsVersion1.tables + """
             INSERT INTO recordings VALUES (1, '/a/bbc_20261121_100000.flac', 10, 1.5, 'f', 1800, 'bbc', '2026-11-21T10:00:00Z', 'done', NULL, 'k', 'u');
             INSERT INTO recordings VALUES (2, '/a/bbc_20261121_105000.flac', 10, 1.5, 'f', 600, 'bbc', '2026-11-21T10:50:00Z', 'done', NULL, 'k', 'u');
             INSERT INTO detections VALUES (1, 1, 'cafef00d', 10, 20, 7);

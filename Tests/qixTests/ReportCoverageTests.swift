@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QixTestSupport
 import QixAudio
 import QixScan
 import QixWatermark
@@ -126,16 +127,7 @@ struct ReportCoverageTests {
         let directory = try QixProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let old = "\(directory)/old.sqlite"
-        let schema = """
-            CREATE TABLE scans (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, started_at TEXT NOT NULL, finished_at TEXT,
-              qixkit_version TEXT NOT NULL, key_fingerprint TEXT NOT NULL, host TEXT NOT NULL, shard TEXT);
-            CREATE TABLE recordings (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime REAL NOT NULL,
-              fingerprint TEXT NOT NULL, duration REAL, channel TEXT, wallclock_start TEXT,
-              status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT, key_fingerprint TEXT NOT NULL, scan_uuid TEXT NOT NULL);
-            CREATE TABLE detections (id INTEGER PRIMARY KEY, recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
-              message TEXT NOT NULL, start REAL NOT NULL, "end" REAL NOT NULL, score REAL NOT NULL);
-            CREATE INDEX detections_by_recording ON detections(recording_id, start);
-            CREATE INDEX recordings_by_channel ON recordings(channel, wallclock_start);
+        let schema = AiringsVersion1.tables + """
             INSERT INTO scans VALUES (1, 'u', '2026-11-22T00:00:00Z', '2026-11-22T00:01:00Z', '0.1.0', 'k', 'h', NULL);
             INSERT INTO recordings VALUES (1, '/a/bbc_20261121_100000.flac', 10, 1.5, 'f', 3600, 'bbc', '2026-11-21T10:00:00Z', 'done', NULL, 'k', 'u');
             INSERT INTO recordings VALUES (2, '/a/bbc_20261121_113000.flac', 10, 1.5, 'f', 1800, 'bbc', '2026-11-21T11:30:00Z', 'done', NULL, 'k', 'u');
