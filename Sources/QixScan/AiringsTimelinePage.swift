@@ -1,139 +1,121 @@
 import QixMarkup
 
-/// A self-contained HTML page showing airings on a timeline: one lane per channel,
-/// one coloured bar per airing, so a person sees at a glance when each spot aired, over
-/// the band of time each channel was monitored, with its gaps marked.
+/// A self-contained HTML page showing airings on a timeline: one lane per channel, a mark
+/// per airing over the band of time each channel was monitored, with its gaps, so a person
+/// sees at a glance when each spot aired and what was listened to.
 ///
-/// Drawn as inline SVG by QixKit itself: no scripts, no external files.
+/// Three views: the whole period, a page per week and a page per day (weeks and days of
+/// UTC), each airing a mark of its own at every scale. Drawn as inline SVG by QixKit itself,
+/// no external files; without scripts every view is shown in full. A small inline script
+/// (`TimelineScript`) shows one view at a time, zooms, and filters the drawings and the
+/// tables by channel and ID, kept in the URL hash (`#view=day&page=2026-11-21&channel=BBC1`).
 public enum AiringsTimelinePage {
     /// Renders `airings` (only those with a wall-clock start are placed on the timeline;
     /// the others are listed in the table below it) over each channel's `coverage` (every
     /// channel in it gets a lane, airings or not).
     public static func render(_ airings: [Airing], coverage: [ChannelCoverage] = [], title: String) -> String {
         let ids = Array(Set(airings.map(\.id))).sorted()
-        let (svg, channels) = timeline(airings, coverage: coverage, ids: ids)
-        var legend = ""
-        for id in ids {
-            let count = airings.filter { $0.id == id }.count
-            legend += "<li><span style=\"background:\(color(id, in: ids))\"></span><code>\(id)</code> \(count) airing\(count == 1 ? "" : "s")</li>\n"
-        }
-        var rows = ""
-        for a in airings {
-            rows += "<tr><td><code>\(a.id)</code></td><td>\(XMLText.escape(a.channel ?? ""))</td><td>\(a.wallclockStart?.iso8601 ?? "")</td>"
-            rows += "<td>\(XMLText.escape(a.recording))</td><td>\(fmt(a.start))</td><td>\(fmt(a.end))</td><td>\(fmt(a.score))</td></tr>\n"
-        }
+        let colors = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, palette[$0 % palette.count]) })
+        let views = TimelineViews(airings, coverage: coverage)
+        let channels = views.lanes.count
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>\(XMLText.escape(title))</title>
-            <style>
-            body{font-family:system-ui,sans-serif;margin:24px;color:#222}
-            ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:16px}
-            ul.legend span{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}
-            table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}
-            </style></head><body>
+            <style>\(style)</style></head><body>
             <h1>\(XMLText.escape(title))</h1>
             <p>\(airings.count) airing\(airings.count == 1 ? "" : "s") of \(ids.count) ID\(ids.count == 1 ? "" : "s") on \(channels) channel\(channels == 1 ? "" : "s"). Times are UTC.</p>
-            \(svg)
-            <ul class="legend">
-            \(legend)</ul>
+            \(controls(ids: ids, lanes: views.lanes, colors: colors))
+            \(legend(airings, ids: ids, colors: colors))
+            \(sections(views, colors: colors))
             \(coverageTable(coverage))
-            <table><thead><tr><th>ID</th><th>channel</th><th>wall-clock start</th><th>recording</th><th>start (s)</th><th>end (s)</th><th>score</th></tr></thead>
-            <tbody>
-            \(rows)</tbody></table>
+            \(airingsTable(airings))
+            <script>
+            \(TimelineScript.source)</script>
             </body></html>
 
             """
     }
 
-    /// The inline SVG: a lane per channel, its monitored band and gaps, six time ticks, a bar
-    /// per airing with a wall-clock start; and how many channels it drew.
-    private static func timeline(_ airings: [Airing], coverage: [ChannelCoverage], ids: [String]) -> (svg: String, channels: Int) {
-        let timed = airings.compactMap { airing in airing.wallclockStart.map { (airing, $0.secondsSinceEpoch) } }
-        let banded = coverage.filter { $0.start != nil && $0.end != nil }
-        let channels = Array(Set(timed.map { $0.0.channel ?? "(no channel)" } + banded.map { $0.channel ?? "(no channel)" })).sorted()
-        // The axis spans what was monitored as well as what aired.
-        let first = (timed.map(\.1) + banded.compactMap { $0.start?.secondsSinceEpoch }).min() ?? 0
-        let last = (timed.map { $0.1 + ($0.0.end - $0.0.start) } + banded.compactMap { $0.end?.secondsSinceEpoch }).max() ?? 1
-        let span = max(60, last - first)
-        let left = 140.0, width = 1000.0, lane = 28.0, top = 30.0
-        let height = top + lane * Double(max(1, channels.count)) + 40
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(left + width + 20)) \(Int(height))\" role=\"img\" aria-label=\"airings timeline\">\n"
-        for (row, channel) in channels.enumerated() {
-            let y = top + lane * Double(row)
-            svg += "<text x=\"\(left - 8)\" y=\"\(fmt(y + lane * 0.65))\" text-anchor=\"end\" font-size=\"12\">\(XMLText.escape(channel))</text>\n"
-            svg += "<rect x=\"\(left)\" y=\"\(fmt(y + 2))\" width=\"\(width)\" height=\"\(fmt(lane - 4))\" fill=\"#f3f3f3\"/>\n"
+    /// The three views, each a section of figures: one for the whole period, one per week,
+    /// one per day.
+    static func sections(_ views: TimelineViews, colors: [String: String]) -> String {
+        guard let whole = views.whole else {
+            // Nothing has a time: a lane per channel still says which channels were scanned.
+            return views.lanes.isEmpty ? "" : "<p>No airing or recording has a known wall-clock time: nothing to place on a timeline.</p>"
         }
-        for band in banded {
-            let row = channels.firstIndex(of: band.channel ?? "(no channel)") ?? 0
-            svg += coverageBand(band, y: top + lane * Double(row), lane: lane) { left + width * ($0 - first) / span }
+        let groups: [(key: String, heading: String, pages: [TimelineViews.Page])] = [
+            ("overall", "Whole period", [whole]), ("week", "By week", views.weeks), ("day", "By day", views.days),
+        ]
+        var html = ""
+        for group in groups {
+            html += "<section class=\"view\" id=\"view-\(group.key)\"><h2>\(group.heading)</h2>\n"
+            for page in group.pages {
+                html += "<figure data-page=\"\(page.key)\"><figcaption>\(XMLText.escape(page.caption))</figcaption>\n"
+                html += TimelineChart.svg(views.lanes, from: page.from, to: page.to, colors: colors, label: "airings timeline, \(page.caption)")
+                html += "</figure>\n"
+            }
+            html += "</section>\n"
         }
-        for tick in 0...5 {
-            let t = first + span * Double(tick) / 5
-            let x = left + width * Double(tick) / 5
-            let label = WallClockTime(secondsSinceEpoch: t).iso8601.replacingOccurrences(of: "T", with: " ")
-            svg += "<line x1=\"\(fmt(x))\" y1=\"\(fmt(top - 4))\" x2=\"\(fmt(x))\" y2=\"\(fmt(height - 30))\" stroke=\"#ccc\"/>\n"
-            svg += "<text x=\"\(fmt(x))\" y=\"\(fmt(height - 14))\" text-anchor=\"middle\" font-size=\"10\">\(XMLText.escape(String(label.prefix(19))))</text>\n"
-        }
-        for (airing, start) in timed {
-            let row = channels.firstIndex(of: airing.channel ?? "(no channel)") ?? 0
-            let x = left + width * (start - first) / span
-            let w = max(2, width * (airing.end - airing.start) / span)
-            let y = top + lane * Double(row) + 4
-            svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(lane - 8))\" fill=\"\(color(airing.id, in: ids))\">"
-            svg += "<title>\(airing.id) on \(XMLText.escape(airing.channel ?? "?")) at \(airing.wallclockStart?.iso8601 ?? ""), \(fmt(airing.end - airing.start)) s</title></rect>\n"
-        }
-        return (svg + "</svg>", channels.count)
+        return html
     }
 
-    /// One channel's monitored period as a green band, each gap over it as a red one with
-    /// its times and cause in a tooltip; `x` maps epoch seconds to the drawing.
-    private static func coverageBand(_ c: ChannelCoverage, y: Double, lane: Double, x: (Double) -> Double) -> String {
-        guard let start = c.start?.secondsSinceEpoch, let end = c.end?.secondsSinceEpoch else { return "" }
-        let name = XMLText.escape(c.channel ?? "(no channel)")
-        var svg = "<rect class=\"coverage\" x=\"\(fmt(x(start)))\" y=\"\(fmt(y + 2))\" width=\"\(fmt(max(1, x(end) - x(start))))\" height=\"\(fmt(lane - 4))\" fill=\"#dcefd9\">"
-        svg += "<title>\(name) monitored \(fmt(c.monitoredHours)) h from \(c.start!.iso8601) to \(c.end!.iso8601)</title></rect>\n"
-        for gap in c.gaps {
-            let a = x(gap.start.secondsSinceEpoch), b = x(gap.end.secondsSinceEpoch)
-            svg += "<rect class=\"gap\" x=\"\(fmt(a))\" y=\"\(fmt(y + 2))\" width=\"\(fmt(max(1, b - a)))\" height=\"\(fmt(lane - 4))\" fill=\"#f4c7c3\">"
-            svg += "<title>\(name) gap from \(gap.start.iso8601) to \(gap.end.iso8601), \(fmt(gap.seconds)) s, \(gap.cause.rawValue)</title></rect>\n"
+    /// The view, page and zoom buttons and the channel and ID filters: hidden until the script
+    /// runs, since they do nothing without it.
+    static func controls(ids: [String], lanes: [TimelineLane], colors: [String: String]) -> String {
+        var html = "<div id=\"controls\" hidden>\n<div class=\"bar\"><span id=\"views\">View: "
+        html += "<button type=\"button\" data-view=\"overall\">Whole period</button><button type=\"button\" data-view=\"week\">Week</button>"
+        html += "<button type=\"button\" data-view=\"day\">Day</button></span>\n"
+        html += "<span id=\"pager\"><button type=\"button\" id=\"prev\" title=\"previous page\">◀</button><output id=\"page\"></output>"
+        html += "<button type=\"button\" id=\"next\" title=\"next page\">▶</button></span>\n"
+        html += "<span>Zoom: <button type=\"button\" id=\"zoom-in\" title=\"zoom in\">+</button><button type=\"button\" id=\"zoom-out\" title=\"zoom out\">−</button>"
+        html += "<button type=\"button\" id=\"pan-left\" title=\"earlier\">←</button><button type=\"button\" id=\"pan-right\" title=\"later\">→</button>"
+        html += "<button type=\"button\" id=\"zoom-reset\">Reset</button> <small>or scroll over a timeline, drag to move</small></span>\n"
+        html += "<output id=\"shown\"></output></div>\n<fieldset id=\"channel-filter\"><legend>Channels</legend>"
+        for lane in lanes {
+            let name = XMLText.escape(lane.name)
+            html += "<label><input type=\"checkbox\" value=\"\(name)\" checked>\(name)</label>"
         }
-        return svg
-    }
-
-    /// A table of each channel's monitored hours, gaps and airings per hour.
-    private static func coverageTable(_ coverage: [ChannelCoverage]) -> String {
-        guard !coverage.isEmpty else { return "" }
-        var rows = ""
-        for c in coverage {
-            let gaps = c.gaps.map { "\($0.start.iso8601) to \($0.end.iso8601) (\(fmt($0.seconds)) s, \($0.cause.rawValue))" }
-            rows += "<tr><td>\(XMLText.escape(c.channel ?? "(no channel)"))</td><td>\(c.start?.iso8601 ?? "")</td><td>\(c.end?.iso8601 ?? "")</td>"
-            rows += "<td>\(fmt(c.monitoredHours))</td><td>\(gaps.isEmpty ? "none" : gaps.joined(separator: "<br>"))</td>"
-            rows += "<td>\(c.airings)</td><td>\(c.airingsPerHour.map(fmt) ?? "")</td></tr>\n"
+        html += "</fieldset>\n<fieldset id=\"id-filter\"><legend>IDs</legend>"
+        for id in ids {
+            html += "<label><input type=\"checkbox\" value=\"\(XMLText.escape(id))\" checked><span class=\"swatch\" style=\"background:\(colors[id]!)\"></span><code>\(XMLText.escape(id))</code></label>"
         }
-        return """
-            <h2>Coverage</h2>
-            <table class="coverage"><thead><tr><th>channel</th><th>from</th><th>to</th><th>monitored (h)</th><th>gaps</th><th>airings</th><th>per hour</th></tr></thead>
-            <tbody>
-            \(rows)</tbody></table>
-            <p>Green: monitored. Red: no audio decoded (not recorded, a damaged recording, or a failed scan).</p>
-            """
+        html += "<button type=\"button\" id=\"ids-all\">all</button><button type=\"button\" id=\"ids-none\">none</button></fieldset>\n</div>"
+        return html
     }
 
-    private static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
-
-    private static func color(_ id: String, in ids: [String]) -> String {
-        palette[(ids.firstIndex(of: id) ?? 0) % palette.count]
+    /// The colour of each ID with its number of airings, and what the lane colours mean.
+    static func legend(_ airings: [Airing], ids: [String], colors: [String: String]) -> String {
+        var html = "<ul class=\"legend\">\n"
+        for id in ids {
+            let count = airings.filter { $0.id == id }.count
+            html += "<li><span class=\"swatch\" style=\"background:\(colors[id]!)\"></span><code>\(XMLText.escape(id))</code> \(count) airing\(count == 1 ? "" : "s")</li>\n"
+        }
+        html += "<li><span class=\"swatch coverage\"></span>monitored</li><li><span class=\"swatch gap\"></span>gap: no audio decoded</li>"
+        html += "<li><span class=\"swatch lane-bg\"></span>outside the monitored period</li>\n</ul>"
+        html += "<p class=\"note\">Marks are at least \(Int(TimelineMarks.minimumWidth)) px wide and never touch: where airings crowd "
+        html += "at a scale, a mark moves right by a few pixels (its tooltip gives the exact time); zoom in or open the day to see them to scale.</p>"
+        return html
     }
 
-    private static func fmt(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
-    }
+    /// The page's styles: drawing colours live here, not on each element, so the legend and
+    /// the lanes agree.
+    static let style = """
+        body{font-family:system-ui,sans-serif;margin:24px;color:#222}\
+        ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:6px 16px;margin:8px 0}\
+        .swatch{display:inline-block;width:12px;height:12px;margin:0 6px 0 2px;vertical-align:middle}\
+        .swatch.lane-bg,rect.lane-bg{fill:#ebebeb;background:#ebebeb}\
+        .swatch.coverage,rect.coverage{fill:#c9e7c4;background:#c9e7c4}.swatch.gap,rect.gap{fill:#f0a39b;background:#f0a39b}\
+        svg.timeline{max-width:100%;height:auto;display:block;font-size:10px;user-select:none}\
+        svg.timeline text{fill:#333}svg.timeline text.channel{font-size:12px;fill:#222}svg.timeline text.date{fill:#666}\
+        g.ticks{pointer-events:none}g.ticks line{stroke:#000;stroke-opacity:0.3;stroke-width:0.6}\
+        figure{margin:8px 0 16px}figcaption{font-weight:600;margin-bottom:4px}p.note{font-size:12px;color:#555}\
+        #controls{margin:8px 0}#controls .bar{display:flex;flex-wrap:wrap;gap:6px 18px;align-items:center}\
+        #controls button{margin:0 2px}#page{margin:0 6px}#controls button[aria-pressed=true]{font-weight:700}\
+        fieldset{display:inline-block;margin:6px 12px 0 0;font-size:13px}fieldset label{margin-right:10px;white-space:nowrap}\
+        table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}
+        """
 
-}
-
-extension String {
-    func replacingOccurrences(of target: Character, with replacement: Character) -> String {
-        String(map { $0 == target ? replacement : $0 })
-    }
+    /// ID colours: strong, told apart from each other, and no green or light red, which the
+    /// monitored bands and the gaps they are drawn over already use.
+    private static let palette = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#393b79", "#bcbd22", "#7f7f7f", "#843c39"]
 }
