@@ -172,8 +172,8 @@ enum TimelineScript {
           if (state.channels) parts.push("channel=" + state.channels.map(encodeURIComponent).join(","));
           if (state.ids) parts.push("id=" + state.ids.map(encodeURIComponent).join(","));
           if (shown.length === 1 && (shown[0].qixWindow[0] > t(shown[0], "data-from") || shown[0].qixWindow[1] < t(shown[0], "data-to"))) {
-            parts.push("from=" + new Date(shown[0].qixWindow[0] * 1000).toISOString().replace(".000Z", "Z"));
-            parts.push("to=" + new Date(shown[0].qixWindow[1] * 1000).toISOString().replace(".000Z", "Z"));
+            parts.push("from=" + new Date(Math.round(shown[0].qixWindow[0]) * 1000).toISOString().replace(".000Z", "Z"));
+            parts.push("to=" + new Date(Math.round(shown[0].qixWindow[1]) * 1000).toISOString().replace(".000Z", "Z"));
           }
           try { history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname + location.search); } catch (e) {}
         }

@@ -12,6 +12,8 @@ generated text cannot:
   from the URL hash, still gives round ticks;
 - the filters, set through the URL hash (`#channel=...&id=...`), hide the other lanes, marks
   and table rows;
+- the zoom, pan and reset buttons, a channel check box, the ID buttons and paging, clicked by
+  a script, change the drawing's window, the hash and the count as they should;
 - screenshots of the whole-period view and of the day with the gap, compared with the PNGs
   checked in under `Tests/Browser/reference/` within check_pictures.py's tolerance.
 
@@ -147,6 +149,58 @@ window.addEventListener("load", function () {
 });
 </script>
 """
+
+
+# Added to a copy of the page instead of MEASURE: uses the controls as a person would and logs
+# the window of the whole-period drawing, the hash and the count after each step.
+INTERACT = """<script>
+window.addEventListener("load", function () {
+  var log = [], svg = document.querySelector("#view-overall svg");
+  function click(selector) { document.querySelector(selector).click(); }
+  function note(step) {
+    log.push(step + " " + svg.getAttribute("data-shown-from") + ".." + svg.getAttribute("data-shown-to") + " "
+             + location.hash + " " + document.getElementById("shown").textContent);
+  }
+  note("start");
+  click("#zoom-in"); note("zoom-in");
+  click("#pan-right"); note("pan-right");
+  click("#zoom-out"); note("zoom-out");
+  click("#zoom-reset"); note("reset");
+  var beta = document.querySelector("#channel-filter input[value=beta]");
+  beta.checked = false;
+  beta.dispatchEvent(new Event("change", {bubbles: true})); note("beta-off");
+  click("#ids-none"); note("ids-none");
+  click("#ids-all"); note("ids-all");
+  click("#views button[data-view=day]"); click("#next"); note("day-next");
+  var pre = document.createElement("pre");
+  pre.id = "check";
+  pre.textContent = JSON.stringify(log);
+  document.body.appendChild(pre);
+});
+</script>
+"""
+# What INTERACT logs on the generated week (the whole period is 1794787200..1795392000).
+INTERACTION = [
+    "start 1794787200..1795392000  35 of 35 airings shown",
+    "zoom-in 1794938400..1795240800 #from=2026-11-17T18:00:00Z&to=2026-11-21T06:00:00Z 35 of 35 airings shown",
+    "pan-right 1795014000..1795316400 #from=2026-11-18T15:00:00Z&to=2026-11-22T03:00:00Z 35 of 35 airings shown",
+    "zoom-out 1794787200..1795392000  35 of 35 airings shown",
+    "reset 1794787200..1795392000  35 of 35 airings shown",
+    "beta-off 1794787200..1795392000 #channel=alpha,gamma 21 of 35 airings shown",
+    "ids-none 1794787200..1795392000 #channel=alpha,gamma&id= 0 of 35 airings shown",
+    "ids-all 1794787200..1795392000 #channel=alpha,gamma 21 of 35 airings shown",
+    "day-next 1794787200..1795392000 #view=day&page=2026-11-17&channel=alpha,gamma 21 of 35 airings shown",
+]
+
+
+def interact(browser, profile, text, out):
+    """The steps INTERACT logs, as a list of problems against INTERACTION."""
+    page = out / "interact.html"
+    page.write_text(text.replace("</body>", INTERACT + "</body>"))
+    dom = chromium(browser, profile, ["--dump-dom", "--virtual-time-budget=5000", WINDOW], page.as_uri())
+    match = re.search(r'<pre id="check">(.*?)</pre>', dom, re.S)
+    log = json.loads(html.unescape(match.group(1))) if match else ["(the script failed)"]
+    return [f"controls: after {want.split()[0]}: {got!r}, expected {want!r}" for got, want in zip(log + [""] * 9, INTERACTION) if got != want]
 
 
 def measure(browser, profile, page, fragment):
@@ -302,13 +356,14 @@ def main():
     out = Path(tempfile.mkdtemp(prefix="check_report."))
     page, scripted, static = render(args.qix, out)
     problems = checks(browser, out / "profile", scripted, static)
+    problems += interact(browser, out / "profile", page.read_text(), out)
     for name, fragment in SCREENSHOTS:
         shot = out / name
         chromium(browser, out / "profile", [f"--screenshot={shot}", WINDOW, "--virtual-time-budget=2000"], page.as_uri() + fragment)
         problems += check_screenshot(name, shot, args.update)
     for problem in problems:
         print(f"check_report: {problem}", file=sys.stderr)
-    print(f"check_report: 4 page states, {len(SCREENSHOTS)} screenshots, "
+    print(f"check_report: 5 page states, {len(SCREENSHOTS)} screenshots, "
           f"{'updated' if args.update else 'compared'} in {time.monotonic() - start:.1f} s" + (f"; kept in {out}" if args.keep else ""))
     if not problems and not args.keep:
         shutil.rmtree(out, ignore_errors=True)
