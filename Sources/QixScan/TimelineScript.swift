@@ -123,6 +123,7 @@ enum TimelineScript {
           svg.setAttribute("data-shown-from", fmt(from));
           svg.setAttribute("data-shown-to", fmt(to));
           drawTicks(svg, from, to, y);
+          svg.qixFilter = filterKey();
         }
 
         """#
@@ -131,6 +132,7 @@ enum TimelineScript {
     static let controls = #"""
         var state = {view: "overall", channels: null, ids: null}, page = {week: null, day: null};
         var charts = all("svg.timeline"), channelBoxes = all("#channel-filter input"), idBoxes = all("#id-filter input");
+        function filterKey() { return JSON.stringify([state.channels, state.ids]); }
         function channelShown(name) { return !state.channels || state.channels.indexOf(name) >= 0; }
         function idShown(id) { return !state.ids || state.ids.indexOf(id) >= 0; }
         function visibleCharts() {
@@ -195,7 +197,9 @@ enum TimelineScript {
           showPages();
           channelBoxes.forEach(function (box) { box.checked = channelShown(box.value); });
           idBoxes.forEach(function (box) { box.checked = idShown(box.value); });
-          charts.forEach(layout);
+          // Only what is on screen is redrawn, and only when the filters changed since it was
+          // drawn: a year's report holds hundreds of drawings and tens of thousands of marks.
+          visibleCharts().forEach(function (svg) { if (svg.qixFilter !== filterKey()) layout(svg); });
           var shown = 0, rows = all("table.airings tbody tr");
           rows.forEach(function (row) {
             row.hidden = !(idShown(row.getAttribute("data-id")) && channelShown(row.getAttribute("data-channel")));
@@ -223,6 +227,9 @@ enum TimelineScript {
         function onClick(id, action) { document.getElementById(id).addEventListener("click", function () { action(); writeHash(); }); }
         charts.forEach(function (svg) {
           svg.qixWindow = [t(svg, "data-from"), t(svg, "data-to")];
+          svg.qixFilter = filterKey();
+          svg.setAttribute("data-shown-from", svg.getAttribute("data-from"));
+          svg.setAttribute("data-shown-to", svg.getAttribute("data-to"));
           svg.addEventListener("wheel", function (e) {
             e.preventDefault();
             zoom(svg, e.deltaY < 0 ? 0.8 : 1.25, timeAt(svg, e.clientX));
