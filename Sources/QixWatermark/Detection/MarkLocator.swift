@@ -1,54 +1,99 @@
 /// Finds where a decoded ID starts and ends, to a fraction of a second: with the ID,
 /// speed and frame offset known, every hop of the audio can be scored against the
-/// frame's full chip pattern; the marked stretch is the run of hops whose summed score
-/// (minus half the marked mean) is largest.
+/// frame's full chip pattern.
+///
+/// In two stages. The core is the run of hops whose summed score, minus half the marked
+/// mean, is largest: it finds the stretch where the mark is strong. A host's quiet passage
+/// carries a mark too weak for that threshold (vinyl ambience scores a quarter of its
+/// loud stretches), so each edge is then carried outwards, half a second at a time, as
+/// long as the blocks beyond it score above their own noise (`LocatorScores`) by more than
+/// a drift: a cumulative sum, so one weak block in a marked passage does not stop it and
+/// one lucky block in unmarked audio does not carry it.
 struct MarkLocator {
     typealias P = WatermarkParameters
 
+    /// Hops per block of the edge extension (4 slots, 0.51 s).
+    static let blockHops = 32
+    /// The cumulative sum's drift per block, in units of the block's noise: an unmarked
+    /// block adds about -1.5, a weakly marked one (z 2-5) +0.5 to +3.5.
+    static let drift: Float = 1.5
+    /// The cumulative sum an extension must reach to be taken.
+    static let evidence: Float = 2
+
     /// Refines `hops` (global hop range believed to carry the mark, a window-granular
-    /// guess) to the stretch that carries `chips`, searching one frame beyond each side.
-    static func locate(_ spectra: HopSpectra, guess hops: Range<Int>, chips: [Float], speed: Double,
+    /// guess) to the stretch that carries `chips`, searching one frame beyond each side;
+    /// `dataTiles` marks the tiles that carry coded bits (the others carry sync).
+    static func locate(_ spectra: HopSpectra, guess hops: Range<Int>, chips: [Float], dataTiles: [Bool], speed: Double,
                        offset: Int, floors: [Float]) -> Range<Int> {
         let margin = P.hopsPerFrame
         let lower = max(spectra.firstHop, hops.lowerBound - margin)
         let upper = min(spectra.endHop, hops.upperBound + margin)
         guard upper - lower > 2 * P.hopsPerSlot else { return hops }
-        let bands = P.bandCount, period = P.hopsPerFrame
         let stats = SpeedScale(speed: speed).statistics(spectra, hops: lower..<upper, floors: floors)
-        let count = upper - lower
-        // Each band to unit RMS, as the detector's windows are.
-        var scale = [Float](repeating: 0, count: bands)
-        for b in 0..<bands {
+        let scores = LocatorScores(stats: stats, scale: unitScales(stats), lower: lower, chips: chips,
+                                   dataTiles: dataTiles, speed: speed, offset: offset)
+        let guess = max(0, hops.lowerBound - lower)..<max(0, min(scores.count, hops.upperBound - lower))
+        guard let core = strongRun(scores.total, guess: guess) else { return hops }
+        let start = extendedEdge(core.lowerBound, outwards: -1, scores)
+        let end = extendedEdge(core.upperBound, outwards: 1, scores)
+        return (lower + start)..<(lower + end)
+    }
+
+    /// Each band's factor to unit RMS over the stretch, as the detector's windows are.
+    static func unitScales(_ stats: [Float]) -> [Float] {
+        let bands = P.bandCount, count = stats.count / bands
+        return (0..<bands).map { b in
             var energy: Float = 0
             for h in 0..<count { energy += stats[h * bands + b] * stats[h * bands + b] }
-            scale[b] = energy > 0 ? 1 / (energy / Float(count)).squareRoot() : 0
+            return energy > 0 ? 1 / (energy / Float(count)).squareRoot() : 0
         }
-        var score = [Float](repeating: 0, count: count)
-        for h in 0..<count {
-            let u = Int((speed * Double(lower + h)).rounded())
-            let position = ((u - offset) % period + period) % period
-            let slot = position / P.hopsPerSlot
-            var sum: Float = 0
-            for b in 0..<bands { sum += chips[slot * bands + b] * stats[h * bands + b] * scale[b] }
-            score[h] = sum
-        }
-        // The threshold is half the marked hops' mean score. The window-granular guess
-        // also holds unmarked hops, so its mean starts low (a low threshold lets the run
-        // spill into the neighbours); re-estimate it from the run found, until it settles.
-        let guessLow = max(0, hops.lowerBound - lower), guessHigh = min(count, hops.upperBound - lower)
-        var run = guessLow..<max(guessLow, guessHigh)
-        var bestRange = hops
+    }
+
+    /// The run whose summed score minus half the marked hops' mean is largest. The
+    /// window-granular guess also holds unmarked hops, so its mean starts low (a low
+    /// threshold lets the run spill into the neighbours): the mean is re-estimated from
+    /// the run found, until it settles. Nil when the guess scores nothing.
+    static func strongRun(_ score: [Float], guess: Range<Int>) -> Range<Int>? {
+        var run = guess
+        var found: Range<Int>?
         for _ in 0..<Self.refinements {
             var inside: Float = 0
             for h in run { inside += score[h] }
             let mean = run.isEmpty ? 0 : inside / Float(run.count)
             guard mean > 0 else { break }
-            let found = largestRun(score, threshold: mean / 2)
-            bestRange = (lower + found.lowerBound)..<(lower + found.upperBound)
-            if found == run { break }
-            run = found
+            let next = largestRun(score, threshold: mean / 2)
+            found = next
+            if next == run { break }
+            run = next
         }
-        return bestRange
+        return found
+    }
+
+    /// The edge at `edge` (a core run's start, `outwards` -1, or end, +1) carried outwards
+    /// block by block to where the cumulative sum of (block z - drift) peaks, if the peak
+    /// reaches `evidence`; then placed at hop resolution around the last block taken.
+    static func extendedEdge(_ edge: Int, outwards: Int, _ scores: LocatorScores) -> Int {
+        let b = blockHops
+        var sum: Float = 0, best: Float = 0, taken = 0
+        var levels: [Float] = []
+        var block = 0
+        while true {
+            let near = edge + outwards * block * b, far = near + outwards * b
+            guard far >= 0, far <= scores.count else { break }
+            let (mean, z) = scores.block(min(near, far)..<max(near, far))
+            levels.append(mean)
+            sum += z - drift
+            block += 1
+            if sum > best { best = sum; taken = block }
+        }
+        guard best >= evidence else { return edge }
+        // The mark's level at the new edge: the last two blocks taken.
+        let level = levels[max(0, taken - 2)..<taken].reduce(0, +) / Float(min(2, taken))
+        let reached = edge + outwards * taken * b
+        let window = max(0, min(reached - b, reached + b))..<min(scores.count, max(reached - b, reached + b))
+        let run = largestRun(Array(scores.data[window]), threshold: level / 2)
+        guard !run.isEmpty else { return reached }
+        return window.lowerBound + (outwards > 0 ? run.upperBound : run.lowerBound)
     }
 
     /// Rounds of threshold re-estimation (it settles in two or three).
