@@ -164,6 +164,24 @@ struct WatermarkDetectorTests {
         }
     }
 
+    /// A spot that ends in a quiet passage (a09, vinyl ambience, is quiet from its 8th
+    /// second on) ends where it ends: its weak last seconds score above their own noise,
+    /// though far under the strong run's threshold, which alone ended all three at 8 s.
+    @Test func locatesTheEndOfASpotInAQuietPassage() throws {
+        let speech = try TestSignals.corpus("a05", seconds: 24)
+        for seconds in [12.0, 14.0, 16.0] {
+            let spot = try Resampler.resample(try marked("a09", seconds: seconds).mixedToMono(), to: speech.sampleRate)
+            var audio = speech.slice(frames: 0..<(8 * speech.sampleRate))
+            audio.samples += spot.samples
+            audio.samples += speech.samples.suffix(from: 12 * speech.sampleRate)
+            let found = try WatermarkDetector(key: key).detect(audio)
+            #expect(found.map(\.message) == [message])
+            if let d = found.first {
+                #expect(abs(d.start - 8) <= 0.5 && abs(d.end - 8 - seconds) <= 0.5, "\(seconds) s: \(d.start)-\(d.end)")
+            }
+        }
+    }
+
     /// The streaming path: blocks of odd sizes through the front end, old hops dropped,
     /// detection on what is left, with times still in stream seconds.
     @Test func detectsFromStreamedBlocksAfterDroppingOldHops() throws {
