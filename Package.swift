@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
-        .testTarget(name: "QixScanTests", dependencies: ["QixScan", "QixTestSupport"]),
+        .testTarget(name: "QixScanTests", dependencies: ["QixScan", "QixTestSupport", "QixAudio", "QixWatermark"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics", "QixScenes"]),
         .testTarget(name: "QixScenesTests", dependencies: ["QixScenes", "QixDynamics"]),
         .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixScenes", "QixDynamics"]),

@@ -69,7 +69,10 @@ public final class AudioFileReader {
     init(path: String, decodesFLACDirectly: Bool) throws {
         let input = try Self.openInput(path)
         let prefix = Self.prefix(of: input.fd)
-        if decodesFLACDirectly && input.regularFile, let (flac, info) = Self.openFLAC(input.fd, path: path, prefix: prefix) {
+        // Stdin and pipes too (their spooled copy is a seekable file): the same bytes must
+        // decode the same way as the file, which libsndfile does not do for a damaged FLAC
+        // (it stops at the first bad frame, where libFLAC and the own decoder go on).
+        if decodesFLACDirectly, let (flac, info) = Self.openFLAC(input.fd, path: path, prefix: prefix) {
             close(input.fd)
             self.flac = flac
             self.info = info

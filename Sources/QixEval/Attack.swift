@@ -53,6 +53,17 @@ public enum Attack: String, CaseIterable, Sendable {
     /// Band limits inside the watermark band, on request.
     public static let bandLimits: [Attack] = [.phone_band, .lowpass_3k]
 
+    /// Whether the attack plays the audio through the corpus's recordings (impulse
+    /// responses, crowds), which must then be loaded.
+    public var needsRecordings: Bool {
+        switch self {
+        case .room, .stadium, .speaker_ir, .room_ir, .crowd_10db, .hall_ir, .cheering_0db: return true
+        // Listed, not `default`: a new attack must say whether it needs the corpus.
+        case .clean, .mp3_128, .mp3_64, .vorbis_64, .opus_32, .resample_16k, .speedUp, .speedDown,
+             .pink_noise_10db, .clip_6db, .phone_band, .lowpass_3k: return false
+        }
+    }
+
     /// The recordings the acoustic attacks need, loaded once.
     public struct Resources: Sendable {
         /// Loudspeaker impulse response (r04), 16 kHz mono.
@@ -65,6 +76,9 @@ public enum Attack: String, CaseIterable, Sendable {
         public var stadiumCrowd: [Float]
         /// Cheering crowd (a08), 16 kHz mono.
         public var cheeringCrowd: [Float]
+
+        /// No recordings: for runs whose attacks need none (`needsRecordings`).
+        public static let none = Resources(speaker: [], room: [], hall: [], stadiumCrowd: [], cheeringCrowd: [])
 
         /// The names of the files in the corpus folder `directory`, or an error naming it
         /// when it is missing or not a folder (Foundation's own message is not one line).

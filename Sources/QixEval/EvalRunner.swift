@@ -8,8 +8,10 @@ import QixWatermark
 public struct EvalRunner {
     /// What to run.
     public struct Configuration: Sendable {
-        /// Directory with the corpus (a0*.flac hosts, r0* IRs).
-        public var clipsDirectory = "corpus/clips"
+        /// Directory with the corpus (a0*.flac hosts, r0* IRs, a07/a08 crowds); nil when
+        /// there is none, which only a run on `hostFiles` with attacks that need no
+        /// recordings (`Attack.needsRecordings`) can do without.
+        public var clipsDirectory: String? = "corpus/clips"
         /// Audio files to mark and attack instead of the corpus's a0*.flac clips, such as a
         /// campaign's own spots; the corpus still supplies the rooms' and crowds' recordings.
         /// Empty: the corpus clips.
@@ -100,7 +102,7 @@ public struct EvalRunner {
         try validate()
         let (paths, names) = try hostFiles()
         let started = (cpu: ProcessClock.cpuSeconds(), wall: ContinuousClock.now)
-        let resources = try Attack.Resources.load(from: configuration.clipsDirectory)
+        let resources = try loadResources()
         var random = SeededGenerator(seed: configuration.seed)
         let key = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
         let wrongKey = try WatermarkKey(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
@@ -141,12 +143,34 @@ public struct EvalRunner {
         }
     }
 
+    /// Whether the run reads the corpus folder: for its hosts (no `hostFiles`) or for the
+    /// rooms and crowds an attack needs. A front end looks for the corpus only then.
+    public var needsCorpus: Bool {
+        configuration.hostFiles.isEmpty || configuration.attacks.contains(where: \.needsRecordings)
+    }
+
+    /// The corpus folder, or an error naming the parameter when the run needs one and has none.
+    private func corpusDirectory() throws -> String {
+        guard let directory = configuration.clipsDirectory else {
+            throw QixError("cannot run eval", parameter: "clipsDirectory",
+                           "no corpus folder, which the corpus hosts and the room and crowd attacks need")
+        }
+        return directory
+    }
+
+    /// The rooms' and crowds' recordings when an attack needs them; none otherwise, so that
+    /// codec and noise attacks on the caller's own hosts run without a corpus.
+    private func loadResources() throws -> Attack.Resources {
+        guard configuration.attacks.contains(where: \.needsRecordings) else { return .none }
+        return try Attack.Resources.load(from: try corpusDirectory())
+    }
+
     /// The hosts' paths and names, in run order: the given files, or the corpus's a0*.flac clips.
     public func hostFiles() throws -> (paths: [String], names: [String]) {
         guard configuration.hostFiles.isEmpty else {
             return (configuration.hostFiles, configuration.hostFiles.map { ($0 as NSString).lastPathComponent })
         }
-        let directory = configuration.clipsDirectory
+        let directory = try corpusDirectory()
         let names = try Attack.Resources.fileNames(in: directory).filter { $0.hasPrefix("a0") && $0.hasSuffix(".flac") }.sorted()
         guard !names.isEmpty else { throw AudioError("cannot run eval", directory, "no a0*.flac clips") }
         return (names.map { directory + "/" + $0 }, names)

@@ -57,11 +57,36 @@ public struct ScanProgress: Sendable, Equatable {
     public var skipped = 0
     /// Recordings that failed.
     public var failed = 0
-    /// Seconds of audio scanned in this run.
+    /// Seconds of audio scanned in this run, in finished recordings.
     public var audioSeconds = 0.0
+    /// Recordings being read that have reported how far they are.
+    public var reading = 0
+    /// Seconds decoded so far in the recordings being read.
+    public var readingSeconds = 0.0
+    /// Seconds the recordings being read hold, as their headers declare (what has been
+    /// decoded, where that is more or the header says nothing).
+    public var readingDeclaredSeconds = 0.0
+
+    /// Counts of a scan of `total` recordings, nothing done yet.
+    public init(total: Int = 0) { self.total = total }
 
     /// Recordings finished one way or another.
     public var finished: Int { scanned + skipped + failed }
+
+    /// Seconds of audio decoded in this run, in finished recordings and in those being read.
+    public var decodedSeconds: Double { audioSeconds + readingSeconds }
+
+    /// Seconds of audio this run decodes in all, as far as can be told without opening every
+    /// file first: the recordings scanned, the headers of those being read, and for the rest
+    /// the mean length of those; nil while no length is known. Recordings that turn out to
+    /// be unchanged are skipped, so this is an upper bound on a re-run.
+    public var expectedSeconds: Double? {
+        let known = audioSeconds + readingDeclaredSeconds
+        let unopened = total - finished - reading
+        guard unopened > 0 else { return known }
+        guard scanned + reading > 0 else { return nil }
+        return known + known / Double(scanned + reading) * Double(unopened)
+    }
 }
 
 /// Scans recordings in parallel into an `AiringsDatabase`, skipping what is already done
@@ -69,9 +94,12 @@ public struct ScanProgress: Sendable, Equatable {
 public final class RecordingScanner: Sendable {
     /// Reads one recording and returns what the watermark detector found in it.
     public typealias Analyzer = @Sendable (String) throws -> RecordingAnalysis
+    /// An analyzer that also says how far it has read: it calls its second argument with the
+    /// seconds decoded so far and the seconds the file's header declares (0 when unknown).
+    public typealias ReportingAnalyzer = @Sendable (String, (_ decoded: Double, _ declared: Double) -> Void) throws -> RecordingAnalysis
 
     let database: AiringsDatabase
-    let analyze: Analyzer
+    let analyze: ReportingAnalyzer
     let keyFingerprint: String
     let pattern: RecordingNamePattern
     let jobs: Int
@@ -79,8 +107,16 @@ public final class RecordingScanner: Sendable {
     let claimant: ScanClaimant
 
     /// Prepares a scanner; `jobs` recordings are read at once.
+    public convenience init(database: AiringsDatabase, keyFingerprint: String, pattern: RecordingNamePattern = .standard,
+                            jobs: Int, claimant: ScanClaimant = .current, analyze: @escaping Analyzer) {
+        self.init(database: database, keyFingerprint: keyFingerprint, pattern: pattern, jobs: jobs, claimant: claimant,
+                  analyzeReporting: { path, _ in try analyze(path) })
+    }
+
+    /// Prepares a scanner whose analyzer says how far it has read each recording, so that
+    /// progress moves within a recording; `jobs` recordings are read at once.
     public init(database: AiringsDatabase, keyFingerprint: String, pattern: RecordingNamePattern = .standard,
-                jobs: Int, claimant: ScanClaimant = .current, analyze: @escaping Analyzer) {
+                jobs: Int, claimant: ScanClaimant = .current, analyzeReporting analyze: @escaping ReportingAnalyzer) {
         self.database = database
         self.claimant = claimant
         self.keyFingerprint = keyFingerprint
@@ -89,16 +125,20 @@ public final class RecordingScanner: Sendable {
         self.analyze = analyze
     }
 
-    /// Scans `paths` under `run`, calling `report` after each recording (from worker
-    /// threads, serialised), and returns the final counts and the failures.
+    /// Scans `paths` under `run`, calling `report` (from worker threads) after each
+    /// recording and each time the analyzer says how far it has read one, and returns the
+    /// final counts and the failures.
     public func scan(_ paths: [String], run: ScanRun,
                      report: @escaping @Sendable (ScanProgress, String) -> Void) throws -> (ScanProgress, [ScanError]) {
         try database.begin(run)
         let state = ScanState(total: paths.count)
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, paths.count))) { _ in
-            while let path = state.next(paths) {
-                let outcome = scanOne(path, runUUID: run.uuid)
-                let progress = state.record(outcome)
+            while let next = state.next(paths) {
+                let (index, path) = next
+                let outcome = scanOne(path, runUUID: run.uuid) { decoded, declared in
+                    report(state.reading(index, decoded: decoded, declared: declared), path)
+                }
+                let progress = state.record(outcome, index: index)
                 report(progress, path)
             }
         }
@@ -115,7 +155,7 @@ public final class RecordingScanner: Sendable {
         case fatal(ScanError)
     }
 
-    private func scanOne(_ path: String, runUUID: String) -> Outcome {
+    private func scanOne(_ path: String, runUUID: String, progress: (Double, Double) -> Void) -> Outcome {
         let file: RecordingFile
         do { file = try RecordingFile(path: path) } catch {
             // A vanished or unreadable file is recorded so the report can list it.
@@ -143,7 +183,7 @@ public final class RecordingScanner: Sendable {
         var origin = RecordingOrigin(channel: nil, start: nil)
         do {
             origin = try RecordingOrigin.of(path, pattern: pattern)
-            result = .success(try analyze(path))
+            result = .success(try analyze(path, progress))
         } catch {
             result = .failure(Self.scanError(error, "cannot scan recording", path))
         }
@@ -171,20 +211,38 @@ private final class ScanState: @unchecked Sendable {
     private(set) var progress: ScanProgress
     private(set) var failures: [ScanError] = []
     private(set) var fatal: ScanError?
+    /// Seconds decoded and declared of each recording being read, by its place in the list.
+    private var open: [Int: (decoded: Double, declared: Double)] = [:]
 
     init(total: Int) { progress = ScanProgress(total: total) }
 
-    func next(_ paths: [String]) -> String? {
+    func next(_ paths: [String]) -> (Int, String)? {
         lock.lock()
         defer { lock.unlock() }
         guard fatal == nil, cursor < paths.count else { return nil }
         cursor += 1
-        return paths[cursor - 1]
+        return (cursor - 1, paths[cursor - 1])
     }
 
-    func record(_ outcome: RecordingScanner.Outcome) -> ScanProgress {
+    /// Notes how far the recording at `index` has been read, and returns the counts.
+    func reading(_ index: Int, decoded: Double, declared: Double) -> ScanProgress {
         lock.lock()
         defer { lock.unlock() }
+        open[index] = (decoded, declared)
+        sumOpen()
+        return progress
+    }
+
+    private func sumOpen() {
+        progress.reading = open.count
+        progress.readingSeconds = open.values.reduce(0) { $0 + $1.decoded }
+        progress.readingDeclaredSeconds = open.values.reduce(0) { $0 + max($1.decoded, $1.declared) }
+    }
+
+    func record(_ outcome: RecordingScanner.Outcome, index: Int) -> ScanProgress {
+        lock.lock()
+        defer { lock.unlock() }
+        if open.removeValue(forKey: index) != nil { sumOpen() }
         switch outcome {
         case .scanned(let seconds):
             progress.scanned += 1

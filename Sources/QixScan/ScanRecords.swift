@@ -9,13 +9,17 @@ public struct ScanDetection: Sendable, Equatable {
     public var end: Double
     /// The detector's confidence.
     public var score: Double
+    /// Which of the analyzer's keys found it (its place in `WatermarkRecordingAnalyzer.keys`),
+    /// for a front end to report; nil when not known. The database does not store it.
+    public var keyIndex: Int?
 
     /// Makes a detection.
-    public init(message: String, start: Double, end: Double, score: Double) {
+    public init(message: String, start: Double, end: Double, score: Double, keyIndex: Int? = nil) {
         self.message = message
         self.start = start
         self.end = end
         self.score = score
+        self.keyIndex = keyIndex
     }
 }
 

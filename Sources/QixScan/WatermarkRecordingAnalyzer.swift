@@ -4,42 +4,76 @@ import QixWatermark
 /// Reads a recording file through `RecordingDetector` (bounded memory for any length)
 /// and returns what the scan stores: IDs as hex, times to the millisecond.
 public struct WatermarkRecordingAnalyzer: Sendable {
-    /// The key IDs were embedded with.
-    public let key: WatermarkKey
+    /// The keys IDs may have been embedded with, each tried on every recording (one
+    /// decode and analysis, one search per key); at least one.
+    public let keys: [WatermarkKey]
     /// IDs expected on air, also looked for by their whole pattern (sorted, no repeats).
     public let expected: [UInt32]
+    /// Seconds of audio between two calls of `analyze`'s progress callback: often enough
+    /// for a display, rare enough (one call per few blocks) to cost nothing measurable.
+    public var progressInterval = 5.0
 
     /// Makes an analyzer for `key`, listening also for the `expected` IDs.
     public init(key: WatermarkKey, expected: [UInt32] = []) {
-        self.key = key
+        keys = [key]
         self.expected = Array(Set(expected)).sorted()
     }
 
-    /// What a stored result depends on besides the file: the key's fingerprint, and the
-    /// expected IDs when there are any (`+expect:0a1b2c3d,...`). A recording scanned with
-    /// other settings is scanned again.
-    public var settingsFingerprint: String {
-        expected.isEmpty ? key.fingerprint
-            : key.fingerprint + "+expect:" + expected.map { WatermarkPayload.hex($0) }.joined(separator: ",")
+    /// Makes an analyzer trying each of `keys` (in that order); an empty list is refused.
+    public init(keys: [WatermarkKey], expected: [UInt32] = []) throws {
+        guard !keys.isEmpty else { throw QixError("invalid key", parameter: "keys", "no key given") }
+        self.keys = keys
+        self.expected = Array(Set(expected)).sorted()
     }
 
-    /// Detects every ID in the file at `path`; errors name the file or the unusable parameter.
-    public func analyze(path: String) throws -> RecordingAnalysis {
+    /// What a stored result depends on besides the file: the keys' fingerprints (one key's
+    /// alone, as before several were possible; several sorted and comma-separated, so the
+    /// order they are given in does not matter), and the expected IDs when there are any
+    /// (`+expect:0a1b2c3d,...`). A recording scanned with other settings is scanned again.
+    public var settingsFingerprint: String {
+        let keyPart = keys.map(\.fingerprint).sorted().joined(separator: ",")
+        return expected.isEmpty ? keyPart
+            : keyPart + "+expect:" + expected.map { WatermarkPayload.hex($0) }.joined(separator: ",")
+    }
+
+    /// Detects every ID in the file at `path`; errors name the file or the unusable
+    /// parameter. `progress` receives the seconds decoded so far and the seconds the
+    /// header declares (0 when unknown), every `progressInterval` seconds of audio.
+    public func analyze(path: String, progress: (_ decoded: Double, _ declared: Double) -> Void = { _, _ in }) throws -> RecordingAnalysis {
         let reader = try AudioFileReader(path: path)
         // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
-        let recording = try RecordingDetector(detector: WatermarkDetector(key: key, expected: expected),
+        let recording = try RecordingDetector(detectors: keys.map { WatermarkDetector(key: $0, expected: expected) },
                                               inputRate: reader.info.sampleRate, channels: 1)
-        try reader.forEachMonoBlock { recording.feed($0) }
-        let duration = Double(reader.framesRead) / Double(reader.info.sampleRate)
-        // Milliseconds and hundredths are what the detector resolves; more digits are noise.
-        let detections = recording.finish(duration: duration).map { d in
-            ScanDetection(message: d.hex, start: Self.round(d.start, 1000), end: Self.round(d.end, 1000),
-                          score: Self.round(d.score, 100))
+        let rate = Double(reader.info.sampleRate)
+        let declared = max(0, reader.info.duration)
+        let step = Int64(max(1, (progressInterval * rate).rounded()))
+        var nextReport = step
+        try reader.forEachMonoBlock { block in
+            recording.feed(block)
+            if reader.framesRead >= nextReport {
+                nextReport = reader.framesRead + step
+                progress(Double(reader.framesRead) / rate, declared)
+            }
         }
-        // The span lost to a cut is what the header declared beyond what was decoded.
-        let declared = reader.damage?.declaredEnd.flatMap { $0 > duration ? Self.round($0, 1000) : nil }
-        return RecordingAnalysis(duration: duration, detections: detections, damage: reader.damageReport,
-                                 declaredDuration: declared)
+        let duration = Double(reader.framesRead) / rate
+        return RecordingAnalysis(duration: duration, detections: detections(recording, duration: duration),
+                                 damage: reader.damageReport, declaredDuration: declaredLoss(reader, duration: duration))
+    }
+
+    /// Every key's detections in time order, each naming its key by its place in `keys`.
+    private func detections(_ recording: RecordingDetector, duration: Double) -> [ScanDetection] {
+        // Milliseconds and hundredths are what the detector resolves; more digits are noise.
+        recording.finishEach(duration: duration).enumerated().flatMap { index, found in
+            found.map { d in
+                ScanDetection(message: d.hex, start: Self.round(d.start, 1000), end: Self.round(d.end, 1000),
+                              score: Self.round(d.score, 100), keyIndex: index)
+            }
+        }.sorted { ($0.start, $0.message) < ($1.start, $1.message) }
+    }
+
+    /// The span lost to a cut: what the header declared beyond what was decoded.
+    private func declaredLoss(_ reader: AudioFileReader, duration: Double) -> Double? {
+        reader.damage?.declaredEnd.flatMap { $0 > duration ? Self.round($0, 1000) : nil }
     }
 
     static func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }

@@ -31,8 +31,8 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: "The ID: exactly 8 hex digits (case-insensitive).")
     var message: String
 
-    @Option(help: "Key file from 'qix keygen' (default: the public test key).")
-    var key: String?
+    @Option(help: "Key file from 'qix keygen' (default: the public test key); exactly one: a mark is made with one key.")
+    var key: [String] = []
 
     @Option(parsing: .unconditional, help: "Watermark strength relative to the profile's tuned level (1); (0, 5]. Scales the mark's amplitude: 2 is 6 dB stronger (SNR and masking limits), and may be heard.")
     var strength: Double = 1
@@ -47,6 +47,8 @@ struct EmbedCommand: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOption
 
+    func validate() throws { try KeyOption.requireOne(key, "embed marks") }
+
     func run() throws {
         quietOption.apply()
         let payload = try WatermarkPayload(hex: message)
@@ -55,7 +57,7 @@ struct EmbedCommand: ParsableCommand {
             throw CommandFailure("cannot write audio", output, "unknown extension; use .wav, .flac, .ogg, .opus or .mp3")
         }
         try refuseExistingOutput()
-        let watermarkKey = try KeyOption.load(key)
+        let watermarkKey = try KeyOption.load(key.first)
         let reader = try AudioFileReader(path: input)
         if let format = AudioFileFormat(path: output), let rates = format.supportedSampleRates,
            !rates.contains(reader.info.sampleRate) {

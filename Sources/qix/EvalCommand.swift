@@ -11,7 +11,7 @@ struct EvalCommand: ParsableCommand {
         commandName: "eval",
         abstract: "Measure watermark robustness on the corpus clips (or your own files) under attacks.",
         discussion: """
-            Embeds a random ID into every corpus/clips/a0*.flac (or every --hosts file) with a random key, applies each attack \
+            Embeds a random ID into every a0*.flac of the corpus (or every --hosts file) with a random key, applies each attack \
             in-process (deterministic, seeded), cuts random unaligned excerpts of each length and detects. \
             Prints per attack and length: the share of excerpts that decode the right ID, wrong IDs, \
             detections on the unmarked clips under the same attack and with a wrong key; then the \
@@ -21,11 +21,14 @@ struct EvalCommand: ParsableCommand {
             request: \(Attack.bandLimits.map(\.rawValue).joined(separator: ", ")).
             """)
 
-    @Option(help: "Corpus directory with a0*.flac hosts and r0*/a07/a08 recordings.")
-    var clips = "corpus/clips"
+    @Option(help: ArgumentHelp(
+        "Corpus directory with a0*.flac hosts and r0*/a07/a08 recordings.",
+        discussion: "Default: $QIX_CORPUS (the corpus folder or its clips folder), else corpus/clips under the current directory, else the corpus of the checkout or installation qix runs from (corpus/clips, or share/qix/corpus/clips, in a folder above the executable). With --hosts and attacks that need no recordings (all but room, stadium and their parts), no corpus is needed.",
+        valueName: "dir"))
+    var clips: String?
 
     @Option(parsing: .upToNextOption,
-            help: "Audio files, folders (walked recursively) or list files to mark and attack instead of the corpus's a0*.flac clips, e.g. a campaign's own spots; --clips still supplies the rooms' and crowds' recordings.")
+            help: "Audio files, folders (walked recursively) or list files to mark and attack instead of the corpus's a0*.flac clips, e.g. a campaign's own spots; the corpus (--clips) still supplies the rooms' and crowds' recordings, for the attacks that use them.")
     var hosts: [String] = []
 
     @Option(help: "Comma-separated excerpt lengths in seconds.")
@@ -83,7 +86,6 @@ struct EvalCommand: ParsableCommand {
     /// The runner's configuration from the options, checked.
     private func configuration() throws -> EvalRunner.Configuration {
         var config = EvalRunner.Configuration()
-        config.clipsDirectory = clips
         if !hosts.isEmpty {
             let catalog = RecordingCatalog(inputs: hosts)
             if let problem = catalog.problems.first { throw problem }
@@ -114,6 +116,14 @@ struct EvalCommand: ParsableCommand {
                 }
                 return attack
             }
+        }
+        // Looked for only when the run reads it, so that --hosts with codec or noise
+        // attacks runs where there is no corpus at all.
+        config.clipsDirectory = nil
+        if clips != nil || EvalRunner(configuration: config).needsCorpus {
+            config.clipsDirectory = try EvalCorpus.locate(
+                given: clips, environment: ProcessInfo.processInfo.environment,
+                currentDirectory: FileManager.default.currentDirectoryPath, executable: EvalCorpus.currentExecutable)
         }
         return config
     }

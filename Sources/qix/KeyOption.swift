@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import QixWatermark
 
@@ -26,6 +27,25 @@ enum KeyOption {
         } catch let error as WatermarkError {
             throw CommandFailure(error.what, path, error.reason)
         }
+    }
+
+    /// The keys of a repeated `--key`, in the order given, each with its path; a key given
+    /// twice (one file, or two copies) is tried once. The public test key (no path) with a
+    /// warning when none is given.
+    static func loadAll(_ paths: [String]) throws -> [(path: String?, key: WatermarkKey)] {
+        guard !paths.isEmpty else { return [(nil, try load(nil))] }
+        var keys: [(path: String?, key: WatermarkKey)] = []
+        for path in paths {
+            let key = try load(path)
+            if !keys.contains(where: { $0.key.fingerprint == key.fingerprint }) { keys.append((path, key)) }
+        }
+        return keys
+    }
+
+    /// Refuses a repeated `--key` where a command works with exactly one key (`task` says
+    /// what for): argument-parser would otherwise keep the last one silently.
+    static func requireOne(_ paths: [String], _ task: String) throws {
+        if paths.count > 1 { throw ValidationError("--key given \(paths.count) times: \(task) with exactly one key") }
     }
 
     /// Says that the public test key is in use.

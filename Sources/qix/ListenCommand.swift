@@ -25,8 +25,8 @@ struct ListenCommand: ParsableCommand {
             flag: --rate, --channels, --format, --max-seconds, --expect), 3 when --until-first or --max-seconds was given and no ID was heard.
             """)
 
-    @Option(help: "Key file (32 hex digits); without it the public test key is used.")
-    var key: String?
+    @Option(help: "Key file (32 hex digits); without it the public test key is used. Exactly one: listen follows one key's marks.")
+    var key: [String] = []
 
     @Option(parsing: .unconditional, help: "Sample rate of the stream in Hz.")
     var rate = 48_000
@@ -62,6 +62,7 @@ struct ListenCommand: ParsableCommand {
     @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
+        try KeyOption.requireOne(key, "listen follows")
         // Bounded so that the frame count stays an integer: a billion seconds is 31 years.
         if let maxSeconds, !(maxSeconds > 0 && maxSeconds <= 1e9) {
             throw ValidationError("--max-seconds must be more than 0 and at most 1e9 seconds")
@@ -77,12 +78,12 @@ struct ListenCommand: ParsableCommand {
         }
         // The public key's warning waits until the flags are known to be good, so that bad
         // usage is one line.
-        let watermarkKey = try key.map { try KeyOption.load($0) } ?? WatermarkKey.publicTestKey
+        let watermarkKey = try key.first.map { try KeyOption.load($0) } ?? WatermarkKey.publicTestKey
         let detector = try Self.asUsage {
             try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
                                   expected: expected, listDecoding: thorough)
         }
-        if key == nil { KeyOption.warnPublicKey() }
+        if key.isEmpty { KeyOption.warnPublicKey() }
 
         defer { if stats { StandardError.line(Self.statsLine(detector)) } }
         let limitFrames = maxSeconds.map { Int64(($0 * Double(rate)).rounded()) }

@@ -10,6 +10,7 @@ enum ParameterFlags {
         "excitationLimit": "--excitation-limit", "largestDepth": "--largest-depth", "maskMargin": "--mask-margin",
         "namePattern": "--name-pattern", "shard": "--shard", "shardCount": "--shard-count",
         "seconds": "--seconds", "attacks": "--attacks", "trials": "--trials", "campaigns": "--campaigns",
+        "clipsDirectory": "--clips",
     ]
 
     /// The one-line form of `error` after `qix: error: `, with parameters named as flags.

@@ -19,6 +19,11 @@ struct ScanCommand: ParsableCommand {
             --shard-count N with SLURM_ARRAY_TASK_ID (task K scans shard K/N, so submit \
             --array=1-N or any subset: stepped, sparse, re-submitted) or JOB_COMPLETION_INDEX \
             (0 to N-1); give each shard its own database and combine them with 'qix merge'. \
+            --key may be repeated: every recording is searched with each key (decoded and analysed once, \
+            searched once per key: up to N times the search's CPU), the IDs any key finds are stored, \
+            and the summary says per key how many detections it made (the database does not store which \
+            key found an ID). Progress on stderr moves within each recording by the seconds decoded, with \
+            the rate and the time left: redrawn on a terminal, a line at most every 10 s otherwise, none with -q. \
             Exit 1 when any recording failed (they are stored with their error: 'qix report --failures').
             """)
 
@@ -28,8 +33,8 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "The SQLite database (created when missing).")
     var db: String
 
-    @Option(help: "Key file (32 hex digits); without it the public test key is used.")
-    var key: String?
+    @Option(help: "Key file (32 hex digits); without it the public test key is used. Repeat it to try several keys; a recording scanned before with another set of keys is scanned again.")
+    var key: [String] = []
 
     @Option(parsing: .unconditional, help: "Recordings scanned at once (default: the number of cores).")
     var jobs: Int?
@@ -75,7 +80,7 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         quietOption.apply()
         let expected = try ExpectOption.parse(expect)
-        let watermarkKey = try KeyOption.load(key)
+        let keys = try KeyOption.loadAll(key)
         let pattern = try RecordingNamePattern(namePattern)
         let chosenShard = try Self.shard(shard, count: shardCount, environment: ProcessInfo.processInfo.environment)
         let catalog = RecordingCatalog(inputs: paths)
@@ -88,11 +93,13 @@ struct ScanCommand: ParsableCommand {
             }
         }
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let analyzer = WatermarkRecordingAnalyzer(key: watermarkKey, expected: expected)
+        let analyzer = try WatermarkRecordingAnalyzer(keys: keys.map(\.key), expected: expected)
+        let tally = ScanKeyTally(paths: keys.map { $0.path ?? "public test key" })
         let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, pattern: pattern,
-                                       jobs: workers, analyze: { path in
-            let analysis = try analyzer.analyze(path: path)
+                                       jobs: workers, analyzeReporting: { path, progress in
+            let analysis = try analyzer.analyze(path: path, progress: progress)
             if let damage = analysis.damage { StandardError.warning(damage) }
+            tally.add(analysis)
             return analysis
         })
         let run = ScanRun(uuid: UUID().uuidString.lowercased(),
@@ -102,6 +109,7 @@ struct ScanCommand: ParsableCommand {
         let display = ScanProgressDisplay(enabled: !quietOption.quiet, shard: chosenShard)
         let (progress, failures) = try scanner.scan(selected, run: run) { progress, path in display.update(progress, path) }
         display.finish(progress)
+        if keys.count > 1 { for line in tally.lines { StandardError.info("qix: \(line)") } }
         for failure in failures { StandardError.error(failure) }
         if !failures.isEmpty || !catalog.problems.isEmpty { throw ExitCode.failure }
     }

@@ -4,37 +4,37 @@ import QixScan
 import Glibc
 #endif
 
-/// Shows scan progress on stderr: a redrawn bar on a terminal, a plain line every
-/// 10 seconds otherwise (logs, CI, batch jobs), and a summary at the end.
+/// Shows scan progress on stderr, moving within each recording by the seconds decoded
+/// (`ProgressMeter`): on a terminal a bar redrawn at most four times a second; otherwise
+/// (logs, CI, batch jobs) a plain line at most every 10 seconds; then a summary.
 final class ScanProgressDisplay: @unchecked Sendable {
+    /// Seconds between two plain lines in a log: a long scan leaves a trace, not a flood.
+    static let logInterval = 10.0
+
     private let enabled: Bool
     private let isTerminal: Bool
     private let shard: ScanShard
-    private let started = Date()
-    private var lastLine = Date.distantPast
+    private var meter: ProgressMeter
     private let lock = NSLock()
 
-    init(enabled: Bool, shard: ScanShard) {
+    init(enabled: Bool, shard: ScanShard, clock: @escaping () -> Double = ProgressMeter.monotonicSeconds) {
         self.enabled = enabled
         self.shard = shard
+        meter = ProgressMeter(clock: clock)
         isTerminal = isatty(STDERR_FILENO) == 1
     }
 
-    /// Called after each recording.
+    /// Called after each recording and as recordings are read.
     func update(_ progress: ScanProgress, _ path: String) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
-        let now = Date()
+        let last = progress.finished == progress.total
         if isTerminal {
-            let width = 24
-            let filled = progress.total > 0 ? width * progress.finished / progress.total : width
-            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-            let text = "\r[\(bar)] \(status(progress, now))"
-            FileHandle.standardError.write(Data((text + "\u{1B}[K").utf8))
-        } else if now.timeIntervalSince(lastLine) >= 10 || progress.finished == progress.total {
-            lastLine = now
-            StandardError.line("qix: scan \(status(progress, now))")
+            guard meter.due() || last else { return }
+            StandardError.redraw("[\(Self.bar(progress))] \(status(progress))")
+        } else if meter.due(every: Self.logInterval) || last {
+            StandardError.line("qix: scan \(status(progress))")
         }
     }
 
@@ -42,17 +42,27 @@ final class ScanProgressDisplay: @unchecked Sendable {
     func finish(_ progress: ScanProgress) {
         guard enabled else { return }
         if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        let elapsed = max(0.001, Date().timeIntervalSince(started))
+        let elapsed = max(0.001, meter.elapsed)
         let shardText = shard.count > 1 ? " (shard \(shard))" : ""
         StandardError.line("qix: scanned \(progress.scanned), skipped \(progress.skipped) unchanged, \(progress.failed) failed of \(progress.total) recordings\(shardText); \(fixed(progress.audioSeconds / 3600, 2)) h of audio in \(fixed(elapsed, 1)) s (\(Int(progress.audioSeconds / elapsed))x real time)")
     }
 
-    private func status(_ p: ScanProgress, _ now: Date) -> String {
-        let elapsed = max(0.001, now.timeIntervalSince(started))
-        let speed = p.audioSeconds / elapsed
-        let remaining = p.total - p.finished
-        let perRecording = p.finished > 0 ? elapsed / Double(p.finished) : 0
-        let eta = Int(perRecording * Double(remaining))
-        return "\(p.finished)/\(p.total) recordings, \(fixed(p.audioSeconds / 3600, 2)) h audio, \(Int(speed))x real time, ETA \(eta / 60)m\(eta % 60)s"
+    /// "3/10 recordings, 0:31:12 of 2:00:00 audio (26 %), 85x real time, ETA 1m05s".
+    func status(_ progress: ScanProgress) -> String {
+        "\(progress.finished)/\(progress.total) recordings, "
+            + meter.status(decoded: progress.decodedSeconds, expected: progress.expectedSeconds)
+    }
+
+    /// A 24-character bar of the audio decoded (of the recordings finished while no length is known).
+    static func bar(_ progress: ScanProgress) -> String {
+        let width = 24
+        let fraction: Double
+        if let expected = progress.expectedSeconds, expected > 0 {
+            fraction = progress.decodedSeconds / expected
+        } else {
+            fraction = progress.total > 0 ? Double(progress.finished) / Double(progress.total) : 1
+        }
+        let filled = Int(Double(width) * min(1, max(0, fraction)))
+        return String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import QixAudio
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,12 @@ enum StandardError {
                 offset += put
             }
         }
+    }
+
+    /// Replaces the terminal's current line with `text` (no newline): a progress display's
+    /// redraw; an empty `text` erases the line.
+    static func redraw(_ text: String) {
+        FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
     }
 
     /// Set by `-q/--quiet`: `info` lines and progress displays stay silent.

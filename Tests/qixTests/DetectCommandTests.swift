@@ -34,4 +34,26 @@ struct DetectCommandTests {
         #expect(other.stdout.contains(#""detections": []"#), "\(other.stdout)")
         #expect(try QixProcess.run(["detect", "--help"]).stdout.contains("--thorough"))
     }
+
+    @Test("a repeated --key tries each key and names the one that matched")
+    func repeatedKeys() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = "\(dir)/first.key", second = "\(dir)/second.key", file = "\(dir)/marked.flac"
+        for (path, hex) in [(first, "00112233445566778899aabbccddeeff"), (second, "ffeeddccbbaa99887766554433221100")] {
+            try "\(hex)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o600)
+        }
+        let embed = try QixProcess.run(["embed", Self.clip, file, "--message", "5eed1234", "--key", second])
+        #expect(embed.status == 0, "\(embed.stderr)")
+        let json = try QixProcess.run(["detect", file, "--json", "--key", first, "--key", second])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains(#""message": "5eed1234""#) && json.stdout.contains(#""key": "\#(second)""#), "\(json.stdout)")
+        #expect(!json.stdout.contains(first), "\(json.stdout)")
+        let text = try QixProcess.run(["detect", file, "--key", first, "--key", second])
+        #expect(text.stdoutLines.count == 1 && text.stdout.contains("5eed1234") && text.stdout.contains("key \(second))"), "\(text.stdout)")
+        // One key, as before: no key named in text.
+        let one = try QixProcess.run(["detect", file, "--key", second])
+        #expect(one.stdout.contains("5eed1234") && !one.stdout.contains("key "), "\(one.stdout)")
+    }
 }

@@ -8,6 +8,16 @@ import QixAudio
 struct EmbedCommandTests {
     static let clip = "\(QixProcess.repository)/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac"
 
+    /// A mark is made with one key, and listen follows one: a repeated --key is bad usage
+    /// (exit 2, one line), not the last one kept silently.
+    @Test func aRepeatedKeyIsRefused() throws {
+        for command in [["embed", "in.flac", "out.flac", "--message", "0a1b2c3d"], ["listen"]] {
+            let run = try QixProcess.run(command + ["--key", "a.key", "--key", "b.key"])
+            #expect(run.status == 2, "\(command): \(run.stderr)")
+            #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("qix: error: bad usage (--key): given 2 times"), "\(run.stderr)")
+        }
+    }
+
     @Test func anExistingOutputIsReplacedOnlyWithForce() throws {
         let dir = try QixProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

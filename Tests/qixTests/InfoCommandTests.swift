@@ -61,6 +61,25 @@ struct InfoCommandTests {
         #expect(try Self.json(result.stdoutLines[0])["frames"] as? Int == 661_500)
     }
 
+    /// A FLAC with flipped bits in three frames: on stdin it was decoded by libsndfile, which
+    /// stops at the first bad frame (exit 1), while the file went on through libFLAC and the
+    /// own decoder; the same bytes now give the same answers either way.
+    @Test("a damaged FLAC on stdin gives what the file gives, to info and detect")
+    func damagedFLACOnStdin() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.clip))
+        for offset in [100_000, 200_003, 300_007] { bytes[offset] ^= 0x10 }
+        let file = "\(dir)/flipped.flac"
+        try bytes.write(to: URL(fileURLWithPath: file))
+        for command in [["info", "--json"], ["detect", "--json"]] {
+            let fromFile = try QixProcess.run(command + [file])
+            let fromStdin = try QixProcess.run(command + ["-"], stdin: bytes)
+            #expect(fromFile.status == 0 && fromStdin.status == 0, "\(command): \(fromStdin.stderr)")
+            #expect(fromFile.stdout.replacingOccurrences(of: file, with: "-") == fromStdin.stdout, "\(command)")
+        }
+    }
+
     @Test("bad inputs: one error line each, exit 1, and the good inputs are still reported; a cut WAV is read up to the cut, with one warning")
     func badInputs() throws {
         let dir = try QixProcess.temporaryDirectory()

@@ -4,6 +4,9 @@
 /// dropped (about 15 MB of spectra at the defaults, whatever the length). Detections of
 /// one ID that overlap or touch across chunks are merged. `qix detect` and `qix scan`
 /// both read files through it.
+///
+/// Several detectors (one per key) share the front end: the audio is analysed once and
+/// searched once per detector, so each key adds one search, not one decode.
 public final class RecordingDetector {
     /// Audio searched at once, seconds.
     public let chunkSeconds: Double
@@ -11,16 +14,26 @@ public final class RecordingDetector {
     /// window, so an ID that straddles a chunk boundary is still seen whole once.
     public let overlapSeconds: Double
 
-    private let detector: WatermarkDetector
+    private let detectors: [WatermarkDetector]
     private let frontEnd: SpectralFrontEnd
     private let chunkHops: Int
     private let overlapHops: Int
-    private var found: [WatermarkDetection] = []
+    /// What each detector found so far, in `detectors`' order.
+    private var found: [[WatermarkDetection]]
 
     /// A detector for interleaved `channels`-channel audio at `inputRate` Hz, searching with `detector`.
-    public init(detector: WatermarkDetector, inputRate: Int, channels: Int,
+    public convenience init(detector: WatermarkDetector, inputRate: Int, channels: Int,
+                            chunkSeconds: Double = 300, overlapSeconds: Double = 30) throws {
+        try self.init(detectors: [detector], inputRate: inputRate, channels: channels,
+                      chunkSeconds: chunkSeconds, overlapSeconds: overlapSeconds)
+    }
+
+    /// A detector searching the same audio with each of `detectors` (one per key, say);
+    /// `finishEach` tells their detections apart.
+    public init(detectors: [WatermarkDetector], inputRate: Int, channels: Int,
                 chunkSeconds: Double = 300, overlapSeconds: Double = 30) throws {
-        self.detector = detector
+        self.detectors = detectors
+        found = Array(repeating: [], count: detectors.count)
         self.chunkSeconds = chunkSeconds
         self.overlapSeconds = min(overlapSeconds, chunkSeconds / 2)
         frontEnd = try SpectralFrontEnd(inputRate: inputRate, channels: channels)
@@ -39,15 +52,24 @@ public final class RecordingDetector {
         }
     }
 
-    /// Ends the recording of `duration` seconds and returns every detection, in time order.
+    /// Ends the recording of `duration` seconds and returns every detection, in time order
+    /// (of every detector's, when there are several).
     public func finish(duration: Double) -> [WatermarkDetection] {
+        Self.merge(finishEach(duration: duration).flatMap { $0 })
+    }
+
+    /// Ends the recording of `duration` seconds and returns each detector's detections, in
+    /// time order, in the order the detectors were given.
+    public func finishEach(duration: Double) -> [[WatermarkDetection]] {
         frontEnd.finish()
         search(duration: duration)
-        return Self.merge(found)
+        return found.map { Self.merge($0) }
     }
 
     private func search(duration: Double) {
-        found += detector.detect(frontEnd.spectra, duration: duration)
+        for (index, detector) in detectors.enumerated() {
+            found[index] += detector.detect(frontEnd.spectra, duration: duration)
+        }
     }
 
     /// Joins detections of one ID that overlap or touch (chunk overlaps report some

@@ -30,6 +30,19 @@ struct RecordingDetectorTests {
         }
     }
 
+    /// Several keys over one front end: each detector's detections come back on their own,
+    /// so a caller can say which key matched.
+    @Test func eachDetectorReportsItsOwnKey() throws {
+        let other = try WatermarkKey(hex: "00112233445566778899aabbccddeeff")
+        let music = try TestSignals.corpus("a02")
+        let marked = try WatermarkEmbedder(key: Self.key, payload: WatermarkPayload(message: 0xFEEDBEEF)).embed(music)
+        let recording = try RecordingDetector(detectors: [WatermarkDetector(key: other), WatermarkDetector(key: Self.key)],
+                                              inputRate: 44_100, channels: 2)
+        marked.samples.withUnsafeBufferPointer { recording.feed($0) }
+        let found = recording.finishEach(duration: marked.duration)
+        #expect(found.map { $0.map(\.hex) } == [[], ["feedbeef"]], "\(found)")
+    }
+
     @Test func mergeJoinsTouchingStretchesOfOneIDOnly() {
         let a = WatermarkDetection(message: 1, start: 0, end: 10, score: 5, speed: 1)
         let b = WatermarkDetection(message: 1, start: 10.5, end: 20, score: 9, speed: 1.01)
