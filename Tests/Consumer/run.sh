@@ -33,33 +33,24 @@ let package = Package(
 )
 SWIFT
 
-# README: "Mark a spot and read it back".
-cat >"$WORK/Sources/watermark-example/main.swift" <<'SWIFT'
-import QixAudio
-import QixWatermark
-
-let key = try WatermarkKey(hex: "00112233445566778899aabbccddeeff")
-let spot = try AudioFileReader.readAll(path: "spot.flac")
-let marked = try WatermarkEmbedder(key: key, payload: WatermarkPayload(hex: "0a1b2c3d")).embed(spot)
-try AudioFileWriter.write(marked, to: "spot-marked.flac")
-for detection in try WatermarkDetector(key: key).detect(AudioFileReader.readAll(path: "spot-marked.flac")) {
-    print(detection.hex, detection.start, detection.end, detection.score)
+# The README's two examples, taken from README.md itself so that what runs here is what a
+# reader copies: the first swift block after each example's sentence.
+readme_block() {
+    awk -v start="$1" '
+        index($0, start) == 1 { found = 1; next }
+        found && /^```swift/ { inside = 1; next }
+        inside && /^```/ { exit }
+        inside { print }
+    ' "$ROOT/README.md"
 }
-SWIFT
-
-# README: "Drop a card onto the bottom of the screen".
-cat >"$WORK/Sources/dynamics-example/main.swift" <<'SWIFT'
-import QixDynamics
-
-let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 390, height: 844))
-let card = try DynamicItem(identifier: "card", center: Vector2(195, 100), size: Vector2(300, 200))
-let collision = CollisionBehavior(items: [card])
-collision.translatesReferenceBoundsIntoBoundary = true
-animator.addBehavior(GravityBehavior(items: [card]))
-animator.addBehavior(collision)
-for _ in 0..<300 { _ = animator.advance(by: 1.0 / 60) }   // events: contacts, paused, resumed
-print(card.center)   // about (205, 744): resting on the bottom edge
-SWIFT
+readme_block "Mark a spot and read it back" >"$WORK/Sources/watermark-example/main.swift"
+readme_block "Drop a card onto the bottom of the screen" >"$WORK/Sources/dynamics-example/main.swift"
+for example in watermark-example dynamics-example; do
+    if [ ! -s "$WORK/Sources/$example/main.swift" ]; then
+        echo "consumer: README.md has no swift block for $example" >&2
+        exit 1
+    fi
+done
 
 cd "$WORK"
 cp "$ROOT/corpus/clips/a02_music_orchestral_wesnoth_heroes-rite.flac" spot.flac
