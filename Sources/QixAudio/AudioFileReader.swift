@@ -260,25 +260,19 @@ public final class AudioFileReader {
         return got
     }
 
-    /// After a read that returned less than asked: throws for a damaged or cut FLAC file;
-    /// other containers cut short keep what they gave, and `damage` says what was lost.
+    /// After a read that returned less than asked: a stream cut short or broken off keeps
+    /// what it gave, and `damage` says what was lost; a read error of libsndfile's throws.
     private func checkShortRead() throws {
         if libav != nil { return }
-        let code = flac.map { $0.failed ? 1 : 0 } ?? sf_error(handle)
+        if let flac {
+            try noteShortfall(of: flac)
+            return
+        }
+        let code = sf_error(handle)
         if code != 0 {
-            let cause = flac.map { $0.streamError ?? "libFLAC gave up" }
-                ?? LibraryMessages.summary(decoderMessages) ?? String(cString: sf_strerror(handle))
+            let cause = LibraryMessages.summary(decoderMessages) ?? String(cString: sf_strerror(handle))
             throw AudioError("cannot read audio", info.path,
                              "truncated or damaged file: decoding stopped at frame \(framesRead) of \(info.frames) (\(cause))")
-        }
-        if checksLength && framesRead < info.frames && info.container == "FLAC" {
-            // Frames libFLAC skipped as damaged, not a cut file: say so, and what it found.
-            if let damage = flac?.streamError {
-                throw AudioError("cannot read audio", info.path,
-                                 "truncated or damaged file: \(framesRead) of \(info.frames) frames decode (\(damage))")
-            }
-            throw AudioError("cannot read audio", info.path,
-                             "truncated file: ended at frame \(framesRead) of \(info.frames)")
         }
         // An MP3's frame count comes from its Xing/LAME header: a tenth of a second of slack
         // for encoder padding; uncompressed data must be all there.
@@ -287,6 +281,21 @@ public final class AudioFileReader {
             let rate = Double(info.sampleRate)
             shortfall = AudioDamage(path: info.path, end: Double(framesRead) / rate, declaredEnd: Double(info.frames) / rate)
         }
+    }
+
+    /// A FLAC stream that stops short of STREAMINFO's length (a file cut off mid-write) or
+    /// that libFLAC gave up on keeps the frames that decoded, with the rest reported as lost,
+    /// as every other format does; a stream of which nothing decodes is an error.
+    private func noteShortfall(of flac: FLACDecoder) throws {
+        let short = checksLength && framesRead < info.frames
+        guard flac.failed || short, shortfall == nil else { return }
+        let cause = flac.streamError ?? "libFLAC gave up"
+        guard framesRead > 0 else {
+            throw AudioError("cannot read audio", info.path, "truncated or damaged file: no frame decodes (\(cause))")
+        }
+        let rate = Double(info.sampleRate)
+        shortfall = AudioDamage(path: info.path, end: Double(framesRead) / rate,
+                                declaredEnd: short ? Double(info.frames) / rate : nil, endsMidFrame: !short)
     }
 
     /// Reads up to `frames` frames into `samples`, resizing it to what was read.

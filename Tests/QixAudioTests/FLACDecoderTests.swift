@@ -55,13 +55,22 @@ struct FLACDecoderTests {
         }
     }
 
-    @Test func cutFileIsRefused() throws {
+    /// A FLAC cut off mid-write keeps the whole frames before the cut, bit for bit, and
+    /// reports the rest as lost; one cut inside its header decodes nothing and is refused.
+    @Test func cutFileKeepsItsWholeFrames() throws {
         let dir = try TestSignals.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let tone = TestSignals.sine(frequency: 440, amplitude: 0.5, seconds: 2, sampleRate: 48_000, channels: 2)
         try AudioFileWriter.write(tone, to: "\(dir)/whole.flac")
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/whole.flac"))
         try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: "\(dir)/cut.flac"))
-        #expect(throws: AudioError.self) { try AudioFileReader.readAll(path: "\(dir)/cut.flac") }
+        let whole = try AudioFileReader.readAll(path: "\(dir)/whole.flac")
+        let reader = try AudioFileReader(path: "\(dir)/cut.flac")
+        let cut = try reader.readAll()
+        #expect(cut.frameCount > 48_000 && cut.frameCount < 96_000, "\(cut.frameCount) frames")
+        #expect(cut.samples == Array(whole.samples.prefix(cut.samples.count)))
+        #expect(reader.damage?.end == Double(cut.frameCount) / 48_000 && reader.damage?.declaredEnd == 2)
+        try data.prefix(60).write(to: URL(fileURLWithPath: "\(dir)/header.flac"))
+        #expect(throws: AudioError.self) { try AudioFileReader.readAll(path: "\(dir)/header.flac") }
     }
 }

@@ -106,14 +106,16 @@ struct DetectCommandFormatsTests {
         #expect(try Self.result(shell.stdout.split(separator: "\n").first.map(String.init)) == Self.result(files.stdoutLines.first))
     }
 
-    @Test("WAV, MP3 and AAC cut at 50 %: decoded up to the cut, the ID still found, one warning naming the loss")
+    @Test("WAV, FLAC, MP3 and AAC cut at 50 %: decoded up to the cut, the ID still found, one warning naming the loss")
     func cutRecordings() throws {
         let dir = try QixProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let marked = try Self.markedHost(dir, rate: 44100)
         try FFmpegTool.encode(marked, to: "\(dir)/whole.mp3", ["-c:a", "libmp3lame", "-b:a", "192k"])
         try FFmpegTool.encode(marked, to: "\(dir)/whole.aac", ["-c:a", "aac", "-b:a", "128k"])
-        for (name, phrase) in [("wav", "to 10.000 s is missing"), ("mp3", "s is missing"), ("aac", "ends in the middle of a frame")] {
+        try FFmpegTool.encode(marked, to: "\(dir)/whole.flac", ["-c:a", "flac"])
+        for (name, phrase) in [("wav", "to 10.000 s is missing"), ("flac", "to 10.000 s is missing"), ("mp3", "s is missing"),
+                               ("aac", "ends in the middle of a frame")] {
             let whole = name == "wav" ? marked : "\(dir)/whole.\(name)"
             let cut = "\(dir)/cut.\(name)"
             try FFmpegTool.cut(whole, to: cut)
