@@ -24,6 +24,9 @@ public enum PhysicsConstants {
     public static let contactPushMaxVelocity = 300.0
     /// Approach speeds below this do not bounce (1 m/s).
     public static let restitutionThreshold = 100.0
+    /// A two-point contact is solved as a block while det K > this x k11 k22 (Box2D v2's
+    /// condition limit of 1000 on the normal mass matrix K); nearer singular, at one point.
+    static let blockConditionLimit = 0.001
     /// Speed clamp (400 m/s).
     public static let maxLinearSpeed = 40_000.0
     /// Angular speed clamp, as a rotation per sub-step (Box2D v3's `B2_MAX_ROTATION`): π/4, so
