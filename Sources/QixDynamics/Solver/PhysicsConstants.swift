@@ -36,7 +36,7 @@ public enum PhysicsConstants {
     /// A body moving farther than this fraction of its inner radius in one step gets continuous collision.
     public static let fastFraction = 0.5
     /// Resting: below this speed (points/s) ...
-    public static let restLinearSpeed = 2.0
+    public static let restLinearSpeed = 1.0
     /// ... and this angular speed (2 degrees/s) ...
     public static let restAngularSpeed = 2.0 * Double.pi / 180.0
     /// ... for this long (seconds), as Box2D 2.x's sleep test inside UIKit.
