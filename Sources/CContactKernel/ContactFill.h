@@ -43,6 +43,26 @@ static inline __attribute__((always_inline)) void K(fill_point)(const QixContact
     K(st)(approach, K(sel)(use, relativeVelocity, zero));
 }
 
+/// `ContactSolver.coupling` for the lanes `both` (two points), from the stored arms and normal
+/// masses; other lanes get no coupling (0, 0, 1). Near-singular lanes drop their second point's
+/// normal mass and impulses.
+static inline __attribute__((always_inline)) void K(fill_coupling)(QixContactBatch *b, QixBatchSolve *d, m4 both,
+                                                                  d4 mA, d4 iA, d4 mB, d4 iB) {
+    const d4 zero = (d4)(0.0), one = (d4)(1.0);
+    d4 k12 = mA + mB + iA * K(ld)(b->p1.normalArmA) * K(ld)(b->p2.normalArmA) +
+             iB * K(ld)(b->p1.normalArmB) * K(ld)(b->p2.normalArmB);
+    d4 c12 = k12 * K(ld)(d->p1.normalMass), c21 = k12 * K(ld)(d->p2.normalMass);
+    d4 det = one - c12 * c21;
+    m4 block = both & (det > (d4)(0.001));
+    m4 drop = both & ~block;
+    K(st)(d->coupling12, K(sel)(block, c12, zero));
+    K(st)(d->coupling21, K(sel)(block, c21, zero));
+    K(st)(d->blockScale, K(sel)(block, one / det, one));
+    K(st)(d->p2.normalMass, K(sel)(drop, zero, K(ld)(d->p2.normalMass)));
+    K(st)(b->p2.normalImpulse, K(sel)(drop, zero, K(ld)(b->p2.normalImpulse)));
+    K(st)(b->p2.tangentImpulse, K(sel)(drop, zero, K(ld)(b->p2.tangentImpulse)));
+}
+
 /// Fills one batch from the contacts of its four slots (-1: an unused lane).
 static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch *b, QixBatchSolve *d, QixBatchBounce *o,
                                                                const int32_t *slot, const QixContact *contacts,
@@ -85,6 +105,7 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
     K(st)(o->restitution, K(sel)(use, restitution, zero));
     K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, &b->p1, &d->p1, o->relativeVelocity1);
     K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, &b->p2, &d->p2, o->relativeVelocity2);
+    K(fill_coupling)(b, d, both, mA, iA, mB, iB);
 }
 
 void K(qix_contact_fill)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,

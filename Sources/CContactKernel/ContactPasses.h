@@ -165,11 +165,10 @@ static inline __attribute__((always_inline)) void K(apply)(d4 j, d4 a0, d4 a1, d
     B->w = B->w + dvB2;
 }
 
-/// `ContactSolver.normalPoint` with `applyNormalImpulse`.
-static inline __attribute__((always_inline)) void K(normal_point)(QixBatchPoint *p, QixPointSolve *q, K(Arms) arms,
-                                                                 d4 s, K(Bodies) *A, K(Bodies) *B, d4 nx, d4 ny,
-                                                                 K(Masses) m, const QixPassConstants *k, int useBias,
-                                                                 m4 only, int masked) {
+/// `ContactSolver.normalTarget`: the soft normal impulse one point would take alone.
+static inline __attribute__((always_inline)) d4 K(normal_target)(const QixBatchPoint *p, const QixPointSolve *q, d4 s,
+                                                                d4 vn, K(Masses) m, const QixPassConstants *k,
+                                                                int useBias) {
     const d4 zero = {0.0, 0.0, 0.0, 0.0}, one = {1.0, 1.0, 1.0, 1.0};
     m4 separated = s > zero;
     d4 bias = zero, massScale = one, impulseScale = zero;
@@ -183,16 +182,47 @@ static inline __attribute__((always_inline)) void K(normal_point)(QixBatchPoint 
     bias = K(sel)(separated, s * (d4)(k->invH), bias);
     massScale = K(sel)(separated, one, massScale);
     impulseScale = K(sel)(separated, zero, impulseScale);
-    d4 normalImpulse = K(ld)(p->normalImpulse);
     d4 scale = K(neg)(K(ld)(q->normalMass)) * massScale;
-    d4 relax = impulseScale * normalImpulse;
-    d4 vn = ((B->vx - A->vx) * nx + (B->vy - A->vy) * ny) + (B->w * arms.nB - A->w * arms.nA);
-    d4 impulse = scale * (vn + bias) - relax;
-    // applyNormalImpulse: the total never pulls.
-    d4 applied = K(max)(impulse, K(neg)(normalImpulse));
-    K(st)(p->normalImpulse, normalImpulse + applied);
-    K(st)(q->maxNormalImpulse, K(max)(K(ld)(q->maxNormalImpulse), applied));
-    K(apply)(applied, m.mAnx, m.mAny, arms.wnA, m.mBnx, m.mBny, arms.wnB, A, B, only, masked);
+    d4 relax = impulseScale * K(ld)(p->normalImpulse);
+    return scale * (vn + bias) - relax;
+}
+
+/// `ContactSolver.blockIncrements`: both points' normal increments from their targets.
+static inline __attribute__((always_inline)) void K(block_increments)(d4 u1, d4 u2, d4 total1, d4 total2,
+                                                                     const QixBatchSolve *d, d4 *j1, d4 *j2) {
+    const d4 zero = {0.0, 0.0, 0.0, 0.0};
+    d4 c12 = K(ld)(d->coupling12), c21 = K(ld)(d->coupling21), g = K(ld)(d->blockScale);
+    d4 a1 = g * (u1 - c12 * u2), a2 = g * (u2 - c21 * u1);
+    m4 both = ((total1 + a1) >= zero) & ((total2 + a2) >= zero);
+    d4 b2 = K(neg)(total2), b1 = u1 - c12 * b2;
+    m4 only1 = ((total1 + b1) >= zero) & ((c21 * b1 + b2) >= u2);
+    d4 c1 = K(neg)(total1), c2 = u2 - c21 * c1;
+    m4 only2 = ((total2 + c2) >= zero) & ((c12 * c2 + c1) >= u1);
+    // Neither pushes (both let go): the case left when the others fail.
+    d4 r1 = c1;
+    d4 r2 = K(sel)(only2, c2, b2);
+    r1 = K(sel)(only1, b1, r1);
+    r2 = K(sel)(only1, b2, r2);
+    *j1 = K(sel)(both, a1, r1);
+    *j2 = K(sel)(both, a2, r2);
+}
+
+/// `ContactSolver.applyNormalPair` (unmasked: the solve pass).
+static inline __attribute__((always_inline)) void K(apply_normal_pair)(d4 j1, d4 j2, QixBatchPoint *p1,
+                                                                      QixBatchPoint *p2, QixPointSolve *q1,
+                                                                      QixPointSolve *q2, K(Arms) arms1, K(Arms) arms2,
+                                                                      K(Bodies) *A, K(Bodies) *B, K(Masses) m) {
+    K(st)(p1->normalImpulse, K(ld)(p1->normalImpulse) + j1);
+    K(st)(p2->normalImpulse, K(ld)(p2->normalImpulse) + j2);
+    K(st)(q1->maxNormalImpulse, K(max)(K(ld)(q1->maxNormalImpulse), j1));
+    K(st)(q2->maxNormalImpulse, K(max)(K(ld)(q2->maxNormalImpulse), j2));
+    d4 j = j1 + j2;
+    A->vx = A->vx - j * m.mAnx;
+    A->vy = A->vy - j * m.mAny;
+    A->w = A->w - (j1 * arms1.wnA + j2 * arms2.wnA);
+    B->vx = B->vx + j * m.mBnx;
+    B->vy = B->vy + j * m.mBny;
+    B->w = B->w + (j1 * arms1.wnB + j2 * arms2.wnB);
 }
 
 /// `ContactSolver.frictionPoint`.
@@ -209,7 +239,7 @@ static inline __attribute__((always_inline)) void K(friction_point)(QixBatchPoin
     K(apply)(impulse, m.mAny, K(neg)(m.mAnx), arms.wtA, m.mBny, K(neg)(m.mBnx), arms.wtB, A, B, only, masked);
 }
 
-/// `ContactSolver.solveBatch`: both points' normal impulses, then both friction impulses.
+/// `ContactSolver.solveBatch`: both points' normal impulses together, then both friction impulses.
 static inline __attribute__((always_inline)) void K(solve_batch)(QixContactBatch *c, QixBatchSolve *d,
                                                                 QixBodyState *states, const QixPassConstants *k,
                                                                 int useBias, int masked) {
@@ -230,8 +260,12 @@ static inline __attribute__((always_inline)) void K(solve_batch)(QixContactBatch
     K(Bodies) A = K(load_bodies)(states, c->indexA);
     K(Bodies) B = K(load_bodies)(states, c->indexB);
     m4 only = K(ldm)(c->hasP2);
-    K(normal_point)(&c->p1, &d->p1, arms1, s1, &A, &B, nx, ny, m, k, useBias, only, 0);
-    K(normal_point)(&c->p2, &d->p2, arms2, s2, &A, &B, nx, ny, m, k, useBias, only, masked);
+    d4 linear = (B.vx - A.vx) * nx + (B.vy - A.vy) * ny;
+    d4 u1 = K(normal_target)(&c->p1, &d->p1, s1, linear + (B.w * arms1.nB - A.w * arms1.nA), m, k, useBias);
+    d4 u2 = K(normal_target)(&c->p2, &d->p2, s2, linear + (B.w * arms2.nB - A.w * arms2.nA), m, k, useBias);
+    d4 j1, j2;
+    K(block_increments)(u1, u2, K(ld)(c->p1.normalImpulse), K(ld)(c->p2.normalImpulse), d, &j1, &j2);
+    K(apply_normal_pair)(j1, j2, &c->p1, &c->p2, &d->p1, &d->p2, arms1, arms2, &A, &B, m);
     d4 friction = K(ld)(d->friction);
     K(friction_point)(&c->p1, K(ld)(d->p1.tangentMass), arms1, &A, &B, nx, ny, m, friction, only, 0);
     K(friction_point)(&c->p2, K(ld)(d->p2.tangentMass), arms2, &A, &B, nx, ny, m, friction, only, masked);

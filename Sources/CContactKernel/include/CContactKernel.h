@@ -35,6 +35,7 @@ typedef struct QixPointSolve {
 typedef struct QixBatchSolve {
     double friction[4];
     QixPointSolve p1, p2;
+    double coupling12[4], coupling21[4], blockScale[4];
 } QixBatchSolve;
 
 /// A body's velocity and sub-step displacement (Swift `BodyState`).

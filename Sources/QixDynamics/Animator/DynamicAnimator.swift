@@ -158,12 +158,15 @@ public final class DynamicAnimator {
             }
         }
         if stepped { contactEvents(into: &events) }
-        writeBack()
         if isRunning && divergence == nil && everythingRests() {
             isRunning = false
             accumulator = 0
+            // Resting items are asleep, as Box2D's `SetAwake(false)` (UIKit's pause) leaves them:
+            // no leftover solver velocity is reported or carried into the next resume.
+            world.stopMovableBodies()
             events.append(.paused)
         }
+        writeBack()
         for b in behaviors { b.action?() }
         return events
     }

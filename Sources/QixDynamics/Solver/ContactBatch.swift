@@ -32,11 +32,18 @@ struct PointSolve {
     var maxNormalImpulse = Lanes()
 }
 
-/// The per-batch part the warm start does not read: friction and the rest of both points.
+/// The per-batch part the warm start does not read: friction, the rest of both points, and the
+/// coupling of the two normal impulses that the block solve needs (`ContactSolver.blockIncrements`).
 struct BatchSolve {
     var friction = Lanes()
     var p1 = PointSolve()
     var p2 = PointSolve()
+    /// k12 / k11 and k12 / k22 of the manifold's normal mass matrix K (k12: the velocity change
+    /// along the normal at one point per unit impulse at the other); 0 where the contact is
+    /// solved as one point.
+    var coupling12 = Lanes(), coupling21 = Lanes()
+    /// 1 / (1 - coupling12 x coupling21) (k11 k22 / det K); 1 where the contact is solved as one point.
+    var blockScale = Lanes(repeating: 1)
 }
 
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's

@@ -61,8 +61,8 @@ extension ContactSolver {
         var useBias: Bool
     }
 
-    /// Solves one batch in Box2D's order: both points' normal impulses, then both friction
-    /// impulses; `masked` when some lane has no second point.
+    /// Solves one batch: both points' normal impulses together (`blockIncrements`), then both
+    /// friction impulses in Box2D's order; `masked` when some lane has no second point.
     @inline(__always)
     static func solveBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ states: UnsafeMutablePointer<BodyState>,
                            soft: SoftLanes, masked: Bool) {
@@ -77,8 +77,14 @@ extension ContactSolver {
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
         let only = c.hasP2
-        normalPoint(&c.p1, &d.p1, arms1, s1, &A, &B, normal, m, soft, only, masked: false)
-        normalPoint(&c.p2, &d.p2, arms2, s2, &A, &B, normal, m, soft, only, masked: masked)
+        // Both targets from the same velocities: a missing second point has zero normal mass and
+        // impulse, so its target and increment are zero.
+        let linear = linearNormalVelocity(A, B, normal)
+        let u1 = normalTarget(c.p1, d.p1, s1, linear + angularNormalVelocity(A, B, arms1), m, soft)
+        let u2 = normalTarget(c.p2, d.p2, s2, linear + angularNormalVelocity(A, B, arms2), m, soft)
+        let coupling = Coupling(c12: d.coupling12, c21: d.coupling21, scale: d.blockScale)
+        let (j1, j2) = blockIncrements(u1, u2, c.p1.normalImpulse, c.p2.normalImpulse, coupling)
+        applyNormalPair(j1, j2, &c, &d, arms1, arms2, &A, &B, m, only, masked: false)
         let friction = d.friction
         frictionPoint(&c.p1, d.p1.tangentMass, arms1, &A, &B, normal, m, friction, only, masked: false)
         frictionPoint(&c.p2, d.p2.tangentMass, arms2, &A, &B, normal, m, friction, only, masked: masked)
@@ -96,20 +102,24 @@ extension ContactSolver {
         return (linear + angular) + q.baseSeparation
     }
 
-    /// The relative velocity of the bodies at a point along the normal.
+    /// The relative velocity of the bodies' centres along the normal (the part every point shares).
     @_transparent
-    static func normalVelocity(_ A: LaneBodies, _ B: LaneBodies, _ n: Normal, _ arms: PointArms) -> Lanes {
-        ((B.vx - A.vx) * n.x + (B.vy - A.vy) * n.y) + (B.w * arms.nB - A.w * arms.nA)
+    static func linearNormalVelocity(_ A: LaneBodies, _ B: LaneBodies, _ n: Normal) -> Lanes {
+        (B.vx - A.vx) * n.x + (B.vy - A.vy) * n.y
     }
 
-    /// The soft normal impulse at one point: pushes overlap out with the bias in the solve pass,
-    /// lets a separated (speculative) point close at most its gap in a sub-step.
+    /// What the bodies' turning adds to the relative normal velocity at a point.
     @_transparent
-    static func normalPoint(
-        _ p: inout BatchPoint, _ q: inout PointSolve, _ arms: PointArms, _ s: Lanes, _ A: inout LaneBodies,
-        _ B: inout LaneBodies,
-        _ n: Normal, _ m: Masses, _ soft: SoftLanes, _ only: LaneMask, masked: Bool
-    ) {
+    static func angularNormalVelocity(_ A: LaneBodies, _ B: LaneBodies, _ arms: PointArms) -> Lanes {
+        B.w * arms.nB - A.w * arms.nA
+    }
+
+    /// The soft normal impulse that one point alone would take (Box2D v3's): pushes overlap out
+    /// with the bias in the solve pass, lets a separated (speculative) point close at most its
+    /// gap in a sub-step. `vn` is the relative normal velocity at the point.
+    @_transparent
+    static func normalTarget(_ p: BatchPoint, _ q: PointSolve, _ s: Lanes, _ vn: Lanes, _ m: Masses,
+                             _ soft: SoftLanes) -> Lanes {
         let separated = s .> 0
         var bias = Lanes(), massScale = Lanes(repeating: 1), impulseScale = Lanes()
         if soft.useBias {
@@ -126,8 +136,7 @@ extension ContactSolver {
         impulseScale.replace(with: 0, where: separated)
         let scale = -q.normalMass * massScale
         let relax = impulseScale * p.normalImpulse
-        let impulse = scale * (normalVelocity(A, B, n, arms) + bias) - relax
-        applyNormalImpulse(impulse, &p, &q, arms, &A, &B, m, only, masked: masked)
+        return scale * (vn + bias) - relax
     }
 
     /// The friction impulse at one point, its total kept within ±friction × its normal impulse.
@@ -148,32 +157,44 @@ extension ContactSolver {
         apply(impulse, (m.mAny, -m.mAnx, arms.wtA), (m.mBny, -m.mBnx, arms.wtB), &A, &B, only, masked: masked)
     }
 
-    /// Accumulates a normal impulse, clamped so that the total never pulls (contacts only push:
-    /// the increment is at least minus the total, so the new total is >= 0 exactly), and
-    /// applies the increment to both bodies. Shared by the solve and restitution passes.
+    /// Accumulates both points' normal increments (each total stays >= 0: `blockIncrements`
+    /// never takes more than a total) and applies them to both bodies at once. Shared by the
+    /// solve and restitution passes.
     @_transparent
-    static func applyNormalImpulse(
-        _ impulse: Lanes, _ p: inout BatchPoint, _ q: inout PointSolve, _ arms: PointArms, _ A: inout LaneBodies,
-        _ B: inout LaneBodies,
-        _ m: Masses, _ only: LaneMask, masked: Bool
+    static func applyNormalPair(
+        _ j1: Lanes, _ j2: Lanes, _ c: inout ContactBatch, _ d: inout BatchSolve, _ arms1: PointArms,
+        _ arms2: PointArms, _ A: inout LaneBodies, _ B: inout LaneBodies, _ m: Masses, _ only: LaneMask, masked: Bool
     ) {
-        let applied = laneMax(impulse, -p.normalImpulse)
-        p.normalImpulse = p.normalImpulse + applied
-        q.maxNormalImpulse = laneMax(q.maxNormalImpulse, applied)
-        apply(applied, (m.mAnx, m.mAny, arms.wnA), (m.mBnx, m.mBny, arms.wnB), &A, &B, only, masked: masked)
+        c.p1.normalImpulse = c.p1.normalImpulse + j1
+        c.p2.normalImpulse = c.p2.normalImpulse + j2
+        d.p1.maxNormalImpulse = laneMax(d.p1.maxNormalImpulse, j1)
+        d.p2.maxNormalImpulse = laneMax(d.p2.maxNormalImpulse, j2)
+        let j = j1 + j2
+        let dvA = (j * m.mAnx, j * m.mAny, j1 * arms1.wnA + j2 * arms2.wnA)
+        let dvB = (j * m.mBnx, j * m.mBny, j1 * arms1.wnB + j2 * arms2.wnB)
+        applyChanges(dvA, dvB, &A, &B, only, masked: masked)
     }
 
     /// Applies the impulse `j` to both bodies: minus `j` times A's velocity change per unit
-    /// impulse to A, plus `j` times B's to B. Lanes outside `only` (a contact without this
-    /// point) get exactly nothing: +0 subtracted and -0 added leave every value, signed zeros
-    /// included, as it was, as if the point had been skipped.
+    /// impulse to A, plus `j` times B's to B.
     @_transparent
     static func apply(
         _ j: Lanes, _ perA: (Lanes, Lanes, Lanes), _ perB: (Lanes, Lanes, Lanes), _ A: inout LaneBodies,
         _ B: inout LaneBodies, _ only: LaneMask, masked: Bool
     ) {
-        var dvA = (j * perA.0, j * perA.1, j * perA.2)
-        var dvB = (j * perB.0, j * perB.1, j * perB.2)
+        applyChanges((j * perA.0, j * perA.1, j * perA.2), (j * perB.0, j * perB.1, j * perB.2), &A, &B, only,
+                     masked: masked)
+    }
+
+    /// Subtracts the velocity changes `dvA` from A and adds `dvB` to B. Lanes outside `only`
+    /// (a contact without this point, a point that does not bounce) get exactly nothing: +0
+    /// subtracted and -0 added leave every value, signed zeros included, as it was.
+    @_transparent
+    static func applyChanges(
+        _ dvA: (Lanes, Lanes, Lanes), _ dvB: (Lanes, Lanes, Lanes), _ A: inout LaneBodies, _ B: inout LaneBodies,
+        _ only: LaneMask, masked: Bool
+    ) {
+        var dvA = dvA, dvB = dvB
         if masked {
             let skip = .!only
             dvA.0.replace(with: 0, where: skip)
@@ -189,21 +210,5 @@ extension ContactSolver {
         B.vx += dvB.0
         B.vy += dvB.1
         B.w += dvB.2
-    }
-
-    /// A bounce at one point, in the lanes of `bounce` only (the others are left exactly as
-    /// they were, impulses included).
-    @inline(__always)
-    static func bouncePoint(
-        _ p: inout BatchPoint, _ q: inout PointSolve, _ relativeVelocity: Lanes, _ bounce: LaneMask,
-        _ A: inout LaneBodies, _ B: inout LaneBodies,
-        _ n: Normal, _ m: Masses, _ restitution: Lanes
-    ) {
-        let arms = PointArms(p, m)
-        let impulse = -q.normalMass * (normalVelocity(A, B, n, arms) + restitution * relativeVelocity)
-        let before = (p.normalImpulse, q.maxNormalImpulse)
-        applyNormalImpulse(impulse, &p, &q, arms, &A, &B, m, bounce, masked: true)
-        p.normalImpulse.replace(with: before.0, where: .!bounce)
-        q.maxNormalImpulse.replace(with: before.1, where: .!bounce)
     }
 }

@@ -110,6 +110,9 @@ struct ContactSolver {
         setLane(&bounce.restitution, l, 0)
         setLane(&bounce.relativeVelocity1, l, 0)
         setLane(&bounce.relativeVelocity2, l, 0)
+        setLane(&solve.coupling12, l, 0)
+        setLane(&solve.coupling21, l, 0)
+        setLane(&solve.blockScale, l, 1)
         PointLane().store(&batch.p1, &solve.p1, l)
         PointLane().store(&batch.p2, &solve.p2, l)
         batch.hasP2[l] = false
@@ -158,10 +161,32 @@ struct ContactSolver {
         p1.store(&batch.p1, &solve.p1, l)
         setLane(&bounce.relativeVelocity1, l, p1.relativeVelocity)
         let two = c.pointCount > 1
-        let p2 = two ? point(c.p1) : PointLane()
+        var p2 = two ? point(c.p1) : PointLane()
+        let coupling = two ? ContactSolver.coupling(p1, &p2, mA: mA, iA: iA, mB: mB, iB: iB) : (c12: 0, c21: 0, scale: 1)
+        setLane(&solve.coupling12, l, coupling.c12)
+        setLane(&solve.coupling21, l, coupling.c21)
+        setLane(&solve.blockScale, l, coupling.scale)
         p2.store(&batch.p2, &solve.p2, l)
         batch.hasP2[l] = two
         setLane(&bounce.relativeVelocity2, l, p2.relativeVelocity)
+    }
+
+    /// The coupling of a two-point manifold's normal impulses for the block solve: the normal
+    /// mass matrix K = [k11 k12; k12 k22] as k12/k11, k12/k22 and k11 k22/det K. A matrix near
+    /// singular (two points almost in one place: det K below 1/1000 of k11 k22, Box2D v2's
+    /// condition limit) gives no safe block solve; the contact then pushes at its first point
+    /// only, as Box2D v2 does, and the second point keeps no impulse.
+    @inline(__always)
+    private static func coupling(_ p1: PointLane, _ p2: inout PointLane, mA: Double, iA: Double, mB: Double,
+                                 iB: Double) -> (c12: Double, c21: Double, scale: Double) {
+        let k12 = mA + mB + iA * p1.normalArmA * p2.normalArmA + iB * p1.normalArmB * p2.normalArmB
+        let c12 = k12 * p1.normalMass, c21 = k12 * p2.normalMass
+        let det = 1 - c12 * c21
+        if det > PhysicsConstants.blockConditionLimit { return (c12, c21, 1 / det) }
+        p2.normalMass = 0
+        p2.normalImpulse = 0
+        p2.tangentImpulse = 0
+        return (0, 0, 1)
     }
 
     /// Applies last step's impulses at the start of a sub-step, lane by lane in scalar code: an
@@ -280,7 +305,8 @@ struct ContactSolver {
     }
 
     /// Bounces: points that approached faster than the threshold and pushed during the step get
-    /// the normal velocity -restitution x approach speed.
+    /// the normal velocity -restitution x approach speed; when both points of a contact bounce
+    /// they are solved together (`blockIncrements`), so a flat landing bounces flat.
     mutating func restitution(_ states: UnsafeMutablePointer<BodyState>) {
         let threshold = Lanes(repeating: -PhysicsConstants.restitutionThreshold)
         let bounces = self.bounces
@@ -293,24 +319,43 @@ struct ContactSolver {
                 let bounce2 = bouncy .& bp[n].hasP2 .& .!(bb[n].relativeVelocity2 .> threshold)
                     .& (sd[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
-                let indexA = bp[n].indexA, indexB = bp[n].indexB
-                var A = LaneBodies(states, indexA)
-                var B = LaneBodies(states, indexB)
-                let normal = Normal(x: bp[n].normalX, y: bp[n].normalY)
-                let m = Masses(bp[n])
-                let restitution = bb[n].restitution
-                if any(bounce1) {
-                    ContactSolver.bouncePoint(&bp[n].p1, &sd[n].p1, bb[n].relativeVelocity1, bounce1, &A, &B, normal, m,
-                                              restitution)
-                }
-                if any(bounce2) {
-                    ContactSolver.bouncePoint(&bp[n].p2, &sd[n].p2, bb[n].relativeVelocity2, bounce2, &A, &B, normal, m,
-                                              restitution)
-                }
-                A.store(states, indexA, invMass: m.mA)
-                B.store(states, indexB, invMass: m.mB)
+                ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states)
             } }
         } }
         self.solveData = solveData
+    }
+
+    /// The bounces of one batch, in the lanes of `bounce1` and `bounce2` only (the others are
+    /// left exactly as they were, impulses included).
+    @inline(__always)
+    private static func bounceBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ o: BatchBounce,
+                                    _ bounce1: LaneMask, _ bounce2: LaneMask, _ states: UnsafeMutablePointer<BodyState>) {
+        let indexA = c.indexA, indexB = c.indexB
+        var A = LaneBodies(states, indexA)
+        var B = LaneBodies(states, indexB)
+        let normal = Normal(x: c.normalX, y: c.normalY)
+        let m = Masses(c)
+        let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
+        let linear = linearNormalVelocity(A, B, normal)
+        let u1 = (-d.p1.normalMass * ((linear + angularNormalVelocity(A, B, arms1)) + o.restitution * o.relativeVelocity1))
+            .replacing(with: 0, where: .!bounce1)
+        let u2 = (-d.p2.normalMass * ((linear + angularNormalVelocity(A, B, arms2)) + o.restitution * o.relativeVelocity2))
+            .replacing(with: 0, where: .!bounce2)
+        // Coupled only where both bounce; a point that does not bounce keeps its impulse.
+        let single = .!(bounce1 .& bounce2)
+        let coupling = Coupling(c12: d.coupling12.replacing(with: 0, where: single),
+                                c21: d.coupling21.replacing(with: 0, where: single),
+                                scale: d.blockScale.replacing(with: 1, where: single))
+        var (j1, j2) = blockIncrements(u1, u2, c.p1.normalImpulse, c.p2.normalImpulse, coupling)
+        j1.replace(with: 0, where: .!bounce1)
+        j2.replace(with: 0, where: .!bounce2)
+        let before = (c.p1.normalImpulse, c.p2.normalImpulse, d.p1.maxNormalImpulse, d.p2.maxNormalImpulse)
+        applyNormalPair(j1, j2, &c, &d, arms1, arms2, &A, &B, m, bounce1 .| bounce2, masked: true)
+        c.p1.normalImpulse.replace(with: before.0, where: .!bounce1)
+        c.p2.normalImpulse.replace(with: before.1, where: .!bounce2)
+        d.p1.maxNormalImpulse.replace(with: before.2, where: .!bounce1)
+        d.p2.maxNormalImpulse.replace(with: before.3, where: .!bounce2)
+        A.store(states, indexA, invMass: m.mA)
+        B.store(states, indexB, invMass: m.mB)
     }
 }

@@ -24,6 +24,9 @@ public enum PhysicsConstants {
     public static let contactPushMaxVelocity = 300.0
     /// Approach speeds below this do not bounce (1 m/s).
     public static let restitutionThreshold = 100.0
+    /// A two-point contact is solved as a block while det K > this x k11 k22 (Box2D v2's
+    /// condition limit of 1000 on the normal mass matrix K); nearer singular, at one point.
+    static let blockConditionLimit = 0.001
     /// Speed clamp (400 m/s).
     public static let maxLinearSpeed = 40_000.0
     /// Angular speed clamp, as a rotation per sub-step (Box2D v3's `B2_MAX_ROTATION`): π/4, so
@@ -33,7 +36,7 @@ public enum PhysicsConstants {
     /// A body moving farther than this fraction of its inner radius in one step gets continuous collision.
     public static let fastFraction = 0.5
     /// Resting: below this speed (points/s) ...
-    public static let restLinearSpeed = 2.0
+    public static let restLinearSpeed = 1.0
     /// ... and this angular speed (2 degrees/s) ...
     public static let restAngularSpeed = 2.0 * Double.pi / 180.0
     /// ... for this long (seconds), as Box2D 2.x's sleep test inside UIKit.

@@ -323,6 +323,14 @@ final class World {
         }
     }
 
+    /// Zeroes the velocity of every movable item body (they rest: the animator pauses).
+    func stopMovableBodies() {
+        for i32 in itemBodies where bodies[Int(i32)].invMass > 0 {
+            states[Int(i32)].v = .zero
+            states[Int(i32)].w = 0
+        }
+    }
+
     private func updateRest(_ dt: Double) {
         let linear = PhysicsConstants.restLinearSpeed * PhysicsConstants.restLinearSpeed
         let items = itemBodies

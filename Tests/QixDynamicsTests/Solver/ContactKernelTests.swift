@@ -96,6 +96,13 @@ import QixScenes
                     }
                     if p == 1 { point(&c.p1, &d.p1) } else { point(&c.p2, &d.p2) }
                 }
+                if two {
+                    // A coupling as the fill computes it (|c12 c21| < 1), so the block solve runs.
+                    let c12 = 0.9 * g.unit(), c21 = 0.9 * g.unit()
+                    setLane(&d.coupling12, l, c12)
+                    setLane(&d.coupling21, l, c21)
+                    setLane(&d.blockScale, l, 1 / (1 - c12 * c21))
+                }
             }
             batches.append(c)
             solve.append(d)
