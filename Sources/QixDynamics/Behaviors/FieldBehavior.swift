@@ -1,21 +1,3 @@
-/// Where a field acts, relative to its position (UIKit's `UIRegion`).
-public enum FieldRegion: Equatable, Sendable {
-    /// Everywhere (default).
-    case infinite
-    /// A disc of this radius (points).
-    case circle(radius: Double)
-    /// A rectangle of this size centred on the position.
-    case rectangle(size: Vector2)
-
-    func contains(_ offset: Vector2) -> Bool {
-        switch self {
-        case .infinite: return true
-        case .circle(let r): return offset.lengthSquared <= r * r
-        case .rectangle(let size): return abs(offset.x) <= 0.5 * size.x && abs(offset.y) <= 0.5 * size.y
-        }
-    }
-}
-
 /// A force field acting on its items inside a region (UIKit's `UIFieldBehavior`).
 /// See docs/dynamics.md for each kind's force law and units.
 public final class FieldBehavior: DynamicBehavior {
