@@ -8,7 +8,7 @@ extension DynamicAnimator {
 
     /// Applies pending instantaneous pushes (magnitude 1 = +100 points/s on mass 1).
     func applyImpulses() {
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             guard let push = behavior as? PushBehavior, push.mode == .instantaneous, push.pendingImpulse, push.isActive else { continue }
             push.pendingImpulse = false
             push.isActive = false
@@ -24,7 +24,7 @@ extension DynamicAnimator {
 
     /// Adds continuous pushes and field forces to the bodies for the coming step.
     func applyForces() {
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let push = behavior as? PushBehavior {
                 guard push.mode == .continuous, push.isActive, push.pushDirection != .zero else { continue }
                 let force = PhysicsConstants.pushUnit * push.pushDirection

@@ -18,7 +18,7 @@ extension DynamicAnimator {
     /// enabled, and reloaded from their item when they come back; all others are disabled.
     private func enableUsedBodies() {
         var used = Array(repeating: false, count: world.bodies.count)
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             for item in behavior.involvedItems {
                 let index = ensureBody(item)
                 if index >= used.count { used.append(contentsOf: Array(repeating: false, count: index - used.count + 1)) }
@@ -57,7 +57,7 @@ extension DynamicAnimator {
     private func applyBehaviors(density: inout [Double]) -> Vector2 {
         var gravity = Vector2.zero
         var collisionGroup = 0
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let p = behavior as? DynamicItemBehavior {
                 applyItemProperties(p, density: &density)
             } else if let g = behavior as? GravityBehavior {
@@ -151,7 +151,7 @@ extension DynamicAnimator {
     private func rebuildJoints() {
         let old = world.joints
         var joints: [Joint] = []
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let a = behavior as? AttachmentBehavior {
                 guard var j = makeJoint(a) else { a.jointIndex = -1; continue }
                 if a.jointIndex >= 0, a.jointIndex < old.count, old[a.jointIndex].kind == j.kind { j.takeImpulses(from: old[a.jointIndex]) }
@@ -239,7 +239,7 @@ extension DynamicAnimator {
     /// Moves the ground ends of anchor attachments and snaps without rebuilding.
     func updateAnchors() {
         anchorsMovedCleared()
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let a = behavior as? AttachmentBehavior, a.jointIndex >= 0, a.items.count == 1 {
                 world.joints[a.jointIndex].localAnchorA = a.anchorPoint
             } else if let s = behavior as? SnapBehavior, s.jointStart >= 0 {
