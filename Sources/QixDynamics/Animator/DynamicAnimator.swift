@@ -9,6 +9,8 @@ public final class DynamicAnimator {
     /// Every behavior in effect: each added one followed by its child behaviors, depth first
     /// (UIKit's traversal of the behavior tree); what the world is built from.
     var activeBehaviors: [DynamicBehavior] = []
+    /// The groups the behaviors in effect name, in the order first named.
+    var groupBodies: [GroupBody] = []
     /// Simulated time so far (sum of the world steps taken).
     public private(set) var elapsedTime = 0.0
     /// False once every item rests (paused); true again when something changes.
@@ -80,6 +82,11 @@ public final class DynamicAnimator {
 
     /// Re-reads an item's centre, angle and velocities after you moved it yourself.
     public func updateItem(usingCurrentState item: DynamicItem) {
+        if let group = item as? DynamicItemGroup, let record = groupRecord(of: group) {
+            placeItems(of: record)
+            tickle()
+            return
+        }
         guard let index = bodyIndexByItem[ObjectIdentifier(item)] else { return }
         world.setPlacement(index, origin: item.center, angle: item.angle)
         if world.bodies[index].invMass > 0 {
@@ -110,6 +117,11 @@ public final class DynamicAnimator {
     /// Adds linear and angular velocity to an item at once (UIKit's `addLinearVelocity` and
     /// `addAngularVelocity`), waking the animator; anchored and static items do not move.
     public func addVelocity(_ v: Vector2, angular: Double, to item: DynamicItem) {
+        if let group = item as? DynamicItemGroup, let record = groupRecord(of: group) {
+            addGroupVelocity(record, v, angular: angular)
+            tickle()
+            return
+        }
         if let index = bodyIndexByItem[ObjectIdentifier(item)], world.bodies[index].enabled {
             if world.bodies[index].invMass > 0 {
                 world.states[index].v += v
@@ -141,6 +153,7 @@ public final class DynamicAnimator {
             while accumulator >= step * (1 - 1e-9) {
                 applyForces()
                 world.step(step)
+                if !groupBodies.isEmpty { rigidifyGroups() }
                 accumulator -= step
                 elapsedTime += step
                 stepped = true
