@@ -76,6 +76,11 @@ public final class FieldBehavior: DynamicBehavior {
 
     override var involvedItems: [DynamicItem] { items }
 
+    /// Adds an item (UIKit's `addItem(_:)`).
+    public func addItem(_ item: DynamicItem) { items.append(item); didChange() }
+    /// Removes an item (UIKit's `removeItem(_:)`).
+    public func removeItem(_ item: DynamicItem) { items.removeAll { $0 === item }; didChange() }
+
     /// The acceleration (points/s^2) on a body at `p` moving at `v`, with `mass` and `charge`,
     /// at `time`; nil for velocity fields (which set the velocity instead).
     func acceleration(at p: Vector2, velocity v: Vector2, mass: Double, charge: Double, time: Double) -> Vector2 {
