@@ -60,6 +60,7 @@ extension DynamicAnimator {
             g.velocity = m.velocity + crossSV(m.angularVelocity, origin - m.center)
             g.angularVelocity = m.angularVelocity
         }
+        retuneGroupSprings()
     }
 
     /// A group's moment of inertia about `center` (its centre of mass in the group's frame), from

@@ -112,6 +112,56 @@ extension DynamicAnimator {
         j.localAnchorB = jointPoint(of: itemB, j.localAnchorB)
         j.referenceAngle += turn(itemB) - turn(itemA)
         j.localAxisA = Rotation(angle: turn(itemA)).inverseRotate(j.localAxisA)
+        tuneSpring(&j, itemA, itemB, hertz: j.hertz, damping: j.dampingRatio)
+    }
+
+    /// Tunes a spring of `hertz` and `damping` on a group's joint body to the group's mass. The
+    /// solver scales a soft spring's impulse by the mass along its axis of the bodies it joins,
+    /// which for a group is its first item's alone: a 1 Hz spring on a group of two equal boxes
+    /// swung at 0.71 Hz. Frequency and damping ratio are multiplied by √(carried / true mass
+    /// along the axis), which gives the spring the stiffness and damping it has on the whole
+    /// group where the bodies stand now (`retuneGroupSprings()` redoes it after every step).
+    func tuneSpring(_ j: inout Joint, _ itemA: DynamicItem?, _ itemB: DynamicItem, hertz: Double, damping: Double) {
+        guard j.enableSpring, hertz > 0 else { return }
+        j.hertz = hertz
+        j.dampingRatio = damping
+        let pA = j.a == World.ground ? j.localAnchorA : world.bodies[j.a].transform.apply(j.localAnchorA)
+        let pB = world.bodies[j.b].transform.apply(j.localAnchorB)
+        guard (pB - pA).lengthSquared > 0 else { return }
+        let axis = (pB - pA).normalized
+        var carried = 0.0, whole = 0.0
+        for (body, item, p) in [(j.a, itemA, pA), (j.b, itemB, pB)] where body != World.ground {
+            let b = world.bodies[body]
+            let lever = (p - b.center).cross(axis)
+            carried += b.invMass + b.invInertia * lever * lever
+            guard let group = item as? DynamicItemGroup, let record = groupRecord(of: group) else {
+                whole += b.invMass + b.invInertia * lever * lever
+                continue
+            }
+            let m = groupMotion(record)
+            guard m.mass > 0 else { continue }
+            let arm = (p - m.center).cross(axis)
+            whole += 1 / m.mass + (m.turns && m.inertia > 0 ? arm * arm / m.inertia : 0)
+        }
+        guard carried > 0, whole > 0 else { return }
+        let scale = (carried / whole).squareRoot()
+        j.hertz = hertz * scale
+        j.dampingRatio = damping * scale
+    }
+
+    /// Tunes the springs of attachments and snaps on groups to where the group now stands.
+    func retuneGroupSprings() {
+        for behavior in activeBehaviors {
+            if let a = behavior as? AttachmentBehavior, a.jointIndex >= 0, a.frequency > 0, a.kind == .distance,
+               a.items.contains(where: { $0 is DynamicItemGroup }) {
+                tuneSpring(&world.joints[a.jointIndex], a.items.count == 2 ? a.items[0] : nil, a.items[a.items.count - 1],
+                           hertz: a.frequency, damping: a.damping)
+            } else if let s = behavior as? SnapBehavior, s.jointStart >= 0, s.item is DynamicItemGroup {
+                for k in 0..<4 {
+                    tuneSpring(&world.joints[s.jointStart + k], nil, s.item, hertz: SnapBehavior.frequency, damping: s.damping)
+                }
+            }
+        }
     }
 
     /// Welds each group's items to its first (none for an anchored group: nothing moves), keeping

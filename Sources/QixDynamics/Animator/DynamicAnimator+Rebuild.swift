@@ -170,6 +170,7 @@ extension DynamicAnimator {
                     j.enableSpring = true
                     j.hertz = SnapBehavior.frequency
                     j.dampingRatio = s.damping
+                    if !groupBodies.isEmpty { tuneSpring(&j, nil, s.item, hertz: j.hertz, damping: j.dampingRatio) }
                     if s.jointStart >= 0, s.jointStart + k < old.count { j.takeImpulses(from: old[s.jointStart + k]) }
                     joints.append(j)
                 }
