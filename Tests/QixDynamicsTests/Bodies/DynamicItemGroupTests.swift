@@ -209,7 +209,7 @@ import Testing
             let point = g.center + Rotation(angle: g.angle).rotate(offset)
             worst = max(worst, abs((point - anchor).length - 150))
         }
-        #expect(worst < 5, "rod length off by \(worst)")
+        #expect(worst < 0.1, "rod length off by \(worst)")  // 0.015 points
         #expect(abs(g.center.x - (anchor.x + 50)) > 10, "the group swung")
     }
 
