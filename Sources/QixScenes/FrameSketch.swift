@@ -59,7 +59,7 @@ public struct FrameSketch: Sendable {
     /// behaviours) and the `finger`, at the items' current placement.
     public init(items: [DynamicItem], behaviors: [DynamicBehavior] = [], finger: Vector2? = nil) {
         self.init(outlines: items.map { Outline(id: $0.identifier, points: $0.outline, center: $0.center) }, finger: finger)
-        for behavior in behaviors {
+        for behavior in Self.withChildren(behaviors) {
             if let attachment = behavior as? AttachmentBehavior {
                 add(attachment)
             } else if let snap = behavior as? SnapBehavior {
@@ -67,6 +67,18 @@ public struct FrameSketch: Sendable {
                 links.append(Link(style: .snap, from: snap.snapPoint, to: snap.item.center))
             }
         }
+    }
+
+    /// `behaviors` with their child behaviors, depth first, parents before children (the order
+    /// the animator applies them in): an attachment or snap added as a child is drawn too.
+    static func withChildren(_ behaviors: [DynamicBehavior]) -> [DynamicBehavior] {
+        var all: [DynamicBehavior] = []
+        func visit(_ behavior: DynamicBehavior) {
+            all.append(behavior)
+            for child in behavior.childBehaviors { visit(child) }
+        }
+        for behavior in behaviors { visit(behavior) }
+        return all
     }
 
     /// Adds an attachment's line, and its anchor when it ties an item to the reference frame.

@@ -27,7 +27,7 @@ extension OutlineAnimation {
             ids.firstIndex(of: item.identifier).map { .item(index: $0, offset: Vector2(Self.round(offset.x, 1), Self.round(offset.y, 1))) }
         }
         func fixedEnd(_ p: Vector2) -> LinkEnd { p == finger ? .finger : .point(Vector2(Self.round(p.x, 1), Self.round(p.y, 1))) }
-        for behavior in behaviors {
+        for behavior in FrameSketch.withChildren(behaviors) {
             if let snap = behavior as? SnapBehavior, let end = itemEnd(snap.item, .zero) {
                 out.append(Link(style: .snap, from: fixedEnd(snap.snapPoint), to: end))
             }

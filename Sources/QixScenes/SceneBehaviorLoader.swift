@@ -195,8 +195,9 @@ extension SceneContext {
         try r.allowOnly(["id", "type", "kind", "items", "position", "region", "strength", "falloff", "minimumRadius", "direction",
                          "smoothness", "animationSpeed"])
         let kindName = try r.requiredString("kind")
-        guard let kind = FieldBehavior.Kind(rawValue: kindName) else {
-            let names = FieldBehavior.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        // A custom field needs a Swift block, which a scene file cannot hold.
+        guard let kind = FieldBehavior.Kind(rawValue: kindName), kind != .custom else {
+            let names = FieldBehavior.Kind.allCases.filter { $0 != .custom }.map(\.rawValue).joined(separator: ", ")
             throw JSONPathError(r.path("kind"), "unknown field kind \"\(kindName)\" (\(names))")
         }
         let f = FieldBehavior(kind: kind, items: try itemList(r))

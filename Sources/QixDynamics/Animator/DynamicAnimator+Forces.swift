@@ -6,14 +6,25 @@ extension DynamicAnimator {
         return b.q.rotate(offset) + b.origin - b.center
     }
 
+    /// A point given relative to a group's centre in its frame, in reference coordinates.
+    private func groupPoint(_ group: DynamicItemGroup, _ offset: Vector2) -> Vector2 {
+        group.center + Rotation(angle: group.angle).rotate(offset)
+    }
+
     /// Applies pending instantaneous pushes (magnitude 1 = +100 points/s on mass 1).
     func applyImpulses() {
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             guard let push = behavior as? PushBehavior, push.mode == .instantaneous, push.pendingImpulse, push.isActive else { continue }
             push.pendingImpulse = false
             push.isActive = false
             let impulse = PhysicsConstants.pushUnit * push.pushDirection
             for (k, item) in push.items.enumerated() {
+                if !groupBodies.isEmpty, let group = item as? DynamicItemGroup {
+                    if let record = groupRecord(of: group) {
+                        addGroupVelocity(record, impulse, angular: 0, impulseAt: groupPoint(group, push.offset(at: k)))
+                    }
+                    continue
+                }
                 guard let i = bodyIndex(of: item), world.bodies[i].invMass > 0 else { continue }
                 let b = world.bodies[i]
                 world.states[i].v += b.invMass * impulse
@@ -24,17 +35,25 @@ extension DynamicAnimator {
 
     /// Adds continuous pushes and field forces to the bodies for the coming step.
     func applyForces() {
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let push = behavior as? PushBehavior {
                 guard push.mode == .continuous, push.isActive, push.pushDirection != .zero else { continue }
                 let force = PhysicsConstants.pushUnit * push.pushDirection
                 for (k, item) in push.items.enumerated() {
+                    if !groupBodies.isEmpty, let group = item as? DynamicItemGroup {
+                        if let record = groupRecord(of: group) { applyGroupForce(record, force, at: groupPoint(group, push.offset(at: k))) }
+                        continue
+                    }
                     guard let i = bodyIndex(of: item), world.bodies[i].invMass > 0 else { continue }
                     world.bodies[i].force += force
                     world.bodies[i].torque += lever(i, push.offset(at: k)).cross(force)
                 }
             } else if let field = behavior as? FieldBehavior {
                 for item in field.items {
+                    if !groupBodies.isEmpty, let group = item as? DynamicItemGroup {
+                        if let record = groupRecord(of: group) { applyField(field, to: record) }
+                        continue
+                    }
                     guard let i = bodyIndex(of: item), world.bodies[i].invMass > 0 else { continue }
                     let b = world.bodies[i]
                     if field.kind == .velocity {

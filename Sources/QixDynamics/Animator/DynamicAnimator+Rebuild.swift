@@ -9,7 +9,9 @@ extension DynamicAnimator {
         resetMaterials()
         var density = Array(repeating: 1.0, count: world.bodies.count)
         world.gravity = applyBehaviors(density: &density)
+        refreshGroups()
         updateMasses(density: density)
+        placeNewGroups()
         rebuildJoints()
         world.invalidateLists()
     }
@@ -18,8 +20,8 @@ extension DynamicAnimator {
     /// enabled, and reloaded from their item when they come back; all others are disabled.
     private func enableUsedBodies() {
         var used = Array(repeating: false, count: world.bodies.count)
-        for behavior in behaviors {
-            for item in behavior.involvedItems {
+        for behavior in activeBehaviors {
+            forEachBodyItem(behavior.involvedItems) { item in
                 let index = ensureBody(item)
                 if index >= used.count { used.append(contentsOf: Array(repeating: false, count: index - used.count + 1)) }
                 used[index] = true
@@ -57,17 +59,17 @@ extension DynamicAnimator {
     private func applyBehaviors(density: inout [Double]) -> Vector2 {
         var gravity = Vector2.zero
         var collisionGroup = 0
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let p = behavior as? DynamicItemBehavior {
                 applyItemProperties(p, density: &density)
             } else if let g = behavior as? GravityBehavior {
                 gravity = PhysicsConstants.gravityUnit * g.gravityDirection
-                for item in g.items { if let i = bodyIndex(of: item) { world.bodies[i].gravityScale = 1 } }
+                forEachBodyItem(g.items) { item in if let i = bodyIndex(of: item) { world.bodies[i].gravityScale = 1 } }
             } else if let c = behavior as? CollisionBehavior {
                 let bit: UInt64 = 1 << UInt64(collisionGroup % 64)
                 collisionGroup += 1
-                for item in c.items {
-                    guard let i = bodyIndex(of: item) else { continue }
+                forEachBodyItem(c.items) { item in
+                    guard let i = bodyIndex(of: item) else { return }
                     if c.collisionMode.contains(.items) { world.bodies[i].itemMask |= bit }
                     if c.collisionMode.contains(.boundaries) { world.bodies[i].boundaryMask |= bit }
                 }
@@ -79,8 +81,8 @@ extension DynamicAnimator {
 
     /// The properties a `DynamicItemBehavior` sets on its items (those it leaves nil keep theirs).
     private func applyItemProperties(_ p: DynamicItemBehavior, density: inout [Double]) {
-        for item in p.items {
-            guard let i = bodyIndex(of: item) else { continue }
+        forEachBodyItem(p.items) { item in
+            guard let i = bodyIndex(of: item) else { return }
             // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
             if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
             if let v = p.friction { world.bodies[i].friction = v }
@@ -151,27 +153,31 @@ extension DynamicAnimator {
     private func rebuildJoints() {
         let old = world.joints
         var joints: [Joint] = []
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let a = behavior as? AttachmentBehavior {
                 guard var j = makeJoint(a) else { a.jointIndex = -1; continue }
+                carryGroups(&j, a)
                 if a.jointIndex >= 0, a.jointIndex < old.count, old[a.jointIndex].kind == j.kind { j.takeImpulses(from: old[a.jointIndex]) }
                 a.jointIndex = joints.count
                 joints.append(j)
             } else if let s = behavior as? SnapBehavior {
-                guard let i = bodyIndex(of: s.item) else { continue }
+                guard let i = jointBody(of: s.item) else { continue }
                 let start = joints.count
                 for (k, spring) in snapSprings(s).enumerated() {
-                    var j = Joint(kind: .distance, a: World.ground, b: i, localAnchorA: spring.anchor, localAnchorB: spring.corner)
+                    var j = Joint(kind: .distance, a: World.ground, b: i, localAnchorA: spring.anchor,
+                                  localAnchorB: jointPoint(of: s.item, spring.corner))
                     j.length = SnapBehavior.springLength
                     j.enableSpring = true
                     j.hertz = SnapBehavior.frequency
                     j.dampingRatio = s.damping
+                    if !groupBodies.isEmpty { tuneSpring(&j, nil, s.item, hertz: j.hertz, damping: j.dampingRatio) }
                     if s.jointStart >= 0, s.jointStart + k < old.count { j.takeImpulses(from: old[s.jointStart + k]) }
                     joints.append(j)
                 }
                 s.jointStart = start
             }
         }
+        appendGroupWelds(to: &joints, old: old)
         world.joints = joints
     }
 
@@ -187,8 +193,8 @@ extension DynamicAnimator {
 
     private func makeJoint(_ a: AttachmentBehavior) -> Joint? {
         let first = a.items[0]
-        guard let i0 = bodyIndex(of: first) else { return nil }
-        let i1 = a.items.count == 2 ? bodyIndex(of: a.items[1]) : nil
+        guard let i0 = jointBody(of: first) else { return nil }
+        let i1 = a.items.count == 2 ? jointBody(of: a.items[1]) : nil
         if a.items.count == 2 && i1 == nil { return nil }
         let kind: Joint.Kind
         switch a.kind {
@@ -239,7 +245,7 @@ extension DynamicAnimator {
     /// Moves the ground ends of anchor attachments and snaps without rebuilding.
     func updateAnchors() {
         anchorsMovedCleared()
-        for behavior in behaviors {
+        for behavior in activeBehaviors {
             if let a = behavior as? AttachmentBehavior, a.jointIndex >= 0, a.items.count == 1 {
                 world.joints[a.jointIndex].localAnchorA = a.anchorPoint
             } else if let s = behavior as? SnapBehavior, s.jointStart >= 0 {

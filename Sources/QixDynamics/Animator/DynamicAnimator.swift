@@ -6,6 +6,11 @@ public final class DynamicAnimator {
     public let referenceBounds: Rect?
     /// Behaviors in the order added.
     public private(set) var behaviors: [DynamicBehavior] = []
+    /// Every behavior in effect: each added one followed by its child behaviors, depth first
+    /// (UIKit's traversal of the behavior tree); what the world is built from.
+    var activeBehaviors: [DynamicBehavior] = []
+    /// The groups the behaviors in effect name, in the order first named.
+    var groupBodies: [GroupBody] = []
     /// Simulated time so far (sum of the world steps taken).
     public private(set) var elapsedTime = 0.0
     /// False once every item rests (paused); true again when something changes.
@@ -54,29 +59,20 @@ public final class DynamicAnimator {
         }
     }
 
-    /// Adds a behavior (ignored if it is already added); wakes the animator.
+    /// Adds a behavior (ignored if it is already added, also as a child); wakes the animator.
     public func addBehavior(_ behavior: DynamicBehavior) {
         if behavior.dynamicAnimator === self { return }
+        if let parent = behavior.parentBehavior { parent.removeChildBehavior(behavior) }
         if let previous = behavior.dynamicAnimator { previous.removeBehavior(behavior) }
-        behavior.dynamicAnimator = self
         behaviors.append(behavior)
-        prepareAdded(behavior)
-        behaviorsDidChange()
+        behaviorTreeDidChange()
     }
 
-    /// Removes a behavior; wakes the animator.
+    /// Removes a behavior and its children; wakes the animator.
     public func removeBehavior(_ behavior: DynamicBehavior) {
         guard let k = behaviors.firstIndex(where: { $0 === behavior }) else { return }
         behaviors.remove(at: k)
-        behavior.dynamicAnimator = nil
-        if let attachment = behavior as? AttachmentBehavior { attachment.jointIndex = -1 }
-        if let snap = behavior as? SnapBehavior { snap.jointStart = -1 }
-        if let collision = behavior as? CollisionBehavior {
-            for b in collision.boundaryBodies { world.bodies[b].enabled = false }
-            collision.boundaryBodies = []
-            collision.boundarySegments = []
-        }
-        behaviorsDidChange()
+        behaviorTreeDidChange()
     }
 
     /// Removes every behavior.
@@ -86,6 +82,11 @@ public final class DynamicAnimator {
 
     /// Re-reads an item's centre, angle and velocities after you moved it yourself.
     public func updateItem(usingCurrentState item: DynamicItem) {
+        if let group = item as? DynamicItemGroup, let record = groupRecord(of: group) {
+            placeItems(of: record)
+            tickle()
+            return
+        }
         guard let index = bodyIndexByItem[ObjectIdentifier(item)] else { return }
         world.setPlacement(index, origin: item.center, angle: item.angle)
         if world.bodies[index].invMass > 0 {
@@ -116,6 +117,11 @@ public final class DynamicAnimator {
     /// Adds linear and angular velocity to an item at once (UIKit's `addLinearVelocity` and
     /// `addAngularVelocity`), waking the animator; anchored and static items do not move.
     public func addVelocity(_ v: Vector2, angular: Double, to item: DynamicItem) {
+        if let group = item as? DynamicItemGroup, let record = groupRecord(of: group) {
+            addGroupVelocity(record, v, angular: angular)
+            tickle()
+            return
+        }
         if let index = bodyIndexByItem[ObjectIdentifier(item)], world.bodies[index].enabled {
             if world.bodies[index].invMass > 0 {
                 world.states[index].v += v
@@ -147,6 +153,7 @@ public final class DynamicAnimator {
             while accumulator >= step * (1 - 1e-9) {
                 applyForces()
                 world.step(step)
+                if !groupBodies.isEmpty { rigidifyGroups() }
                 accumulator -= step
                 elapsedTime += step
                 stepped = true
@@ -167,7 +174,7 @@ public final class DynamicAnimator {
             events.append(.paused)
         }
         writeBack()
-        for b in behaviors { b.action?() }
+        for b in activeBehaviors { b.action?() }
         return events
     }
 
@@ -372,7 +379,7 @@ public final class DynamicAnimator {
         boundaryNameByBody[index] = boundary
     }
 
-    private func prepareAdded(_ behavior: DynamicBehavior) {
+    func prepareAdded(_ behavior: DynamicBehavior) {
         guard let attachment = behavior as? AttachmentBehavior else { return }
         let (p1, p2) = attachment.attachmentPoints()
         if attachment.length == nil, attachment.kind == .distance || attachment.kind == .limit {

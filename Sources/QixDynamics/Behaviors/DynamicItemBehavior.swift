@@ -29,6 +29,11 @@ public final class DynamicItemBehavior: DynamicBehavior {
 
     override var involvedItems: [DynamicItem] { items }
 
+    /// Adds an item (UIKit's `addItem(_:)`).
+    public func addItem(_ item: DynamicItem) { items.append(item); didChange() }
+    /// Removes an item (UIKit's `removeItem(_:)`).
+    public func removeItem(_ item: DynamicItem) { items.removeAll { $0 === item }; didChange() }
+
     /// Adds to an item's linear velocity (points/s).
     public func addLinearVelocity(_ velocity: Vector2, for item: DynamicItem) {
         if let animator = dynamicAnimator {

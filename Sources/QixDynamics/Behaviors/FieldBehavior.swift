@@ -1,21 +1,3 @@
-/// Where a field acts, relative to its position (UIKit's `UIRegion`).
-public enum FieldRegion: Equatable, Sendable {
-    /// Everywhere (default).
-    case infinite
-    /// A disc of this radius (points).
-    case circle(radius: Double)
-    /// A rectangle of this size centred on the position.
-    case rectangle(size: Vector2)
-
-    func contains(_ offset: Vector2) -> Bool {
-        switch self {
-        case .infinite: return true
-        case .circle(let r): return offset.lengthSquared <= r * r
-        case .rectangle(let size): return abs(offset.x) <= 0.5 * size.x && abs(offset.y) <= 0.5 * size.y
-        }
-    }
-}
-
 /// A force field acting on its items inside a region (UIKit's `UIFieldBehavior`).
 /// See docs/dynamics.md for each kind's force law and units.
 public final class FieldBehavior: DynamicBehavior {
@@ -41,10 +23,22 @@ public final class FieldBehavior: DynamicBehavior {
         case electric
         /// Force on moving charged items across their velocity.
         case magnetic
+        /// The force an evaluation block returns (UIKit's `field(evaluationBlock:)`); only
+        /// through `init(items:evaluation:)`, as a scene file cannot carry a block.
+        case custom
     }
+
+    /// A custom field's law (UIKit's `UIFieldCustomEvaluator`): the force, in push units
+    /// (UIKit newtons: 1 accelerates mass 1 at 100 points/s²), on a body at `position` (points,
+    /// reference coordinates) moving at `velocity` (points/s), with `mass` and `charge`, over a
+    /// world step of `deltaTime` seconds. Called once per item per 1/120 s step, in item order.
+    public typealias Evaluation = (_ field: FieldBehavior, _ position: Vector2, _ velocity: Vector2, _ mass: Double,
+                                   _ charge: Double, _ deltaTime: Double) -> Vector2
 
     /// The law.
     public let kind: Kind
+    /// The block of a `.custom` field; nil for the other kinds.
+    public let evaluation: Evaluation?
     /// Items affected.
     public private(set) var items: [DynamicItem]
     /// Origin of the field (points).
@@ -68,9 +62,24 @@ public final class FieldBehavior: DynamicBehavior {
     public init(kind: Kind, items: [DynamicItem]) {
         self.kind = kind
         self.items = items
+        self.evaluation = nil
+    }
+
+    /// A custom field on `items` whose force `evaluation` computes (UIKit's
+    /// `field(evaluationBlock:)`); `region` and `position` apply, `strength` and `falloff` do not
+    /// (the block has the field and may read them itself).
+    public init(items: [DynamicItem], evaluation: @escaping Evaluation) {
+        self.kind = .custom
+        self.items = items
+        self.evaluation = evaluation
     }
 
     override var involvedItems: [DynamicItem] { items }
+
+    /// Adds an item (UIKit's `addItem(_:)`).
+    public func addItem(_ item: DynamicItem) { items.append(item); didChange() }
+    /// Removes an item (UIKit's `removeItem(_:)`).
+    public func removeItem(_ item: DynamicItem) { items.removeAll { $0 === item }; didChange() }
 
     /// The acceleration (points/s^2) on a body at `p` moving at `v`, with `mass` and `charge`,
     /// at `time`; nil for velocity fields (which set the velocity instead).
@@ -106,6 +115,9 @@ public final class FieldBehavior: DynamicBehavior {
             return r.lengthSquared > 0 ? (scale * charge * unit * invMass / r.length) * r : .zero
         case .magnetic:
             return (scale * charge * invMass) * Vector2(v.y, -v.x)
+        case .custom:
+            guard let evaluation else { return .zero }
+            return (unit * invMass) * evaluation(self, p, v, mass, charge, PhysicsConstants.stepDuration)
         }
     }
 

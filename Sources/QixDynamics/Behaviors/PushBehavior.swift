@@ -38,6 +38,21 @@ public final class PushBehavior: DynamicBehavior {
 
     override var involvedItems: [DynamicItem] { items }
 
+    /// Adds an item, pushed at its centre (UIKit's `addItem(_:)`).
+    public func addItem(_ item: DynamicItem) {
+        items.append(item)
+        offsets.append(.zero)
+        didChange()
+    }
+
+    /// Removes an item and its push offset (UIKit's `removeItem(_:)`).
+    public func removeItem(_ item: DynamicItem) {
+        guard let k = items.firstIndex(where: { $0 === item }) else { return }
+        items.remove(at: k)
+        offsets.remove(at: k)
+        didChange()
+    }
+
     /// The direction's length.
     public var magnitude: Double {
         get { pushDirection.length }

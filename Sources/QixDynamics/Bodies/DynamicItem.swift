@@ -1,7 +1,8 @@
 /// Something the animator moves: a rigid body with a centre, a bounds size, a rotation angle and
 /// velocities, like a view conforming to `UIDynamicItem`. The animator writes the state back
-/// after every display frame.
-public final class DynamicItem {
+/// after every display frame. (Not final only for `DynamicItemGroup`; it cannot be subclassed
+/// outside QixDynamics.)
+public class DynamicItem {
     /// A name for traces and events.
     public let identifier: String
     /// Centre in reference coordinates (points).
@@ -17,6 +18,8 @@ public final class DynamicItem {
     /// Collision outline.
     public let shape: ItemShape
     let geometry: ConvexGeometry
+    /// The group this item belongs to, if any (an item joins at most one).
+    weak var group: DynamicItemGroup?
 
     /// Makes an item; throws when the size is not positive or a path is not convex.
     public init(identifier: String, center: Vector2, size: Vector2, angle: Double = 0, shape: ItemShape = .rectangle) throws(DynamicsError) {
@@ -65,12 +68,15 @@ public enum DynamicsError: Error, CustomStringConvertible, Equatable {
     case invalidSize(String)
     /// A collision path that is not a convex polygon.
     case invalidShape(String, ShapeError)
+    /// A group that is empty, repeats an item, holds a group or takes an item of another group.
+    case invalidGroup(String, String)
 
     /// The one-line message the CLI prints.
     public var description: String {
         switch self {
         case .invalidSize(let id): return "item \(id): size must be positive and finite"
         case .invalidShape(let id, let error): return "item \(id): \(error)"
+        case .invalidGroup(let id, let reason): return "group \(id): \(reason)"
         }
     }
 }

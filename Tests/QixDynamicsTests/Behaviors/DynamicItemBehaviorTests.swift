@@ -25,6 +25,24 @@ import Testing
         #expect(b.angle != 0 || b.angularVelocity != 0 || b.center.y > 500)
     }
 
+    /// An item added later takes the behavior's properties; a removed one goes back to the
+    /// defaults (resistance 0.1).
+    @Test func itemsCanBeAddedAndRemoved() {
+        let a = Harness.box("a", at: .zero), b = Harness.box("b", at: Vector2(300, 0))
+        a.velocity = Vector2(100, 0)
+        b.velocity = Vector2(100, 0)
+        let animator = DynamicAnimator()
+        let p = Harness.undamped([a])
+        animator.addBehavior(p)
+        p.addItem(b)
+        p.removeItem(a)
+        Harness.run(animator, frames: 60)
+        #expect(p.items.count == 1 && b.velocity.x == 100 && a.velocity.x == 100)
+        animator.addBehavior(GravityBehavior(items: [a]))
+        Harness.run(animator, frames: 60)
+        #expect(a.velocity.x < 95 && b.velocity.x == 100)
+    }
+
     @Test func addLinearVelocityAccumulates() {
         let a = Harness.box(at: .zero)
         let animator = DynamicAnimator()

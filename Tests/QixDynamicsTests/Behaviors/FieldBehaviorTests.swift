@@ -17,6 +17,19 @@ import Testing
         return (animator, a)
     }
 
+    @Test func itemsCanBeAddedAndRemoved() {
+        let a = Harness.box("a", at: .zero), b = Harness.box("b", at: Vector2(300, 0))
+        let animator = DynamicAnimator()
+        let field = FieldBehavior(kind: .linearGravity, items: [a])
+        field.direction = Vector2(0, 1)
+        animator.addBehavior(field)
+        animator.addBehavior(Harness.undamped([a, b]))
+        field.addItem(b)
+        field.removeItem(a)
+        Harness.run(animator, frames: 60)
+        #expect(field.items.count == 1 && a.velocity == .zero && abs(b.velocity.y - 1000) < 1e-6)
+    }
+
     @Test func aMagneticOrbitKeepsItsSpeedForTenSeconds() {
         let (animator, a) = orbit()
         var slowest = Double.infinity, fastest = 0.0

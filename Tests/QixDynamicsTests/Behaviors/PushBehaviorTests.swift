@@ -27,6 +27,23 @@ import Testing
         #expect(abs(pushed(.continuous, density: 2, frames: 60).velocity.x - 50) < 1e-6 * 50)
     }
 
+    /// Items added later are pushed (at their centre); removed ones no longer are, and their
+    /// offsets go with them.
+    @Test func itemsCanBeAddedAndRemoved() {
+        let a = Harness.box("a", at: .zero), b = Harness.box("b", at: Vector2(300, 0))
+        let animator = DynamicAnimator()
+        let push = PushBehavior(items: [a], mode: .continuous)
+        push.setAngle(0, magnitude: 1)
+        push.setTargetOffsetFromCenter(Vector2(0, 50), for: a)
+        animator.addBehavior(push)
+        animator.addBehavior(Harness.undamped([a, b]))
+        push.addItem(b)
+        push.removeItem(a)
+        #expect(push.items.count == 1 && push.targetOffsetFromCenter(for: b) == .zero)
+        Harness.run(animator, frames: 60)
+        #expect(a.velocity == .zero && abs(b.velocity.x - 100) < 1e-6 * 100 && abs(b.angularVelocity) < 1e-9)
+    }
+
     @Test func offsetPushSpinsTheItem() {
         let a = Harness.box(at: .zero)
         let animator = DynamicAnimator()
