@@ -1,6 +1,9 @@
 /// Continuous collision: a body that moved far in one step is swept (by translation, at its final
 /// rotation) against static shapes and put back at the first time of impact, keeping its velocity,
-/// so the next step's speculative contact stops it. This is how nothing tunnels through a boundary.
+/// so the next step's speculative contact stops it. It stops every throw whose rotation is locked
+/// (`TunnellingTests`: 0 of 751); it misses an item that a corner hit has set spinning (the sweep
+/// does not turn the item) or that already overlaps at the start of the step, and moving items
+/// are not swept against each other: 250 of 1 000 seeded throws pass through.
 extension World {
     /// Adds a static two-sided segment boundary belonging to the collision groups `group`.
     func addBoundarySegment(from a: Vector2, to b: Vector2, group: UInt64) -> Int {
