@@ -9,6 +9,24 @@ enum Harness {
         (try? DynamicItem(identifier: id, center: center, size: size, angle: angle, shape: shape))!
     }
 
+    /// An animator over `bounds` with gravity on `items` (unless `gravity` is false) and the
+    /// bounds as their boundary: the world of the stacking and impact tests.
+    static func bounded(_ items: [DynamicItem], bounds: Rect, gravity: Bool = true) -> DynamicAnimator {
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        if gravity { animator.addBehavior(GravityBehavior(items: items)) }
+        let collision = CollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        return animator
+    }
+
+    /// 20 boxes of 40 points stacked touching on the floor of a 400 x 1000 area (the tower of
+    /// the physics issue), bottom first, and that area.
+    static func tower() -> (boxes: [DynamicItem], bounds: Rect) {
+        let boxes = (0..<20).map { k in box("t\(k)", at: Vector2(200, 1000 - 20 - 40 * Double(k)), size: Vector2(40, 40)) }
+        return (boxes, Rect(x: 0, y: 0, width: 400, height: 1000))
+    }
+
     /// Item properties with no damping (analytic tests).
     static func undamped(_ items: [DynamicItem]) -> DynamicItemBehavior {
         let p = DynamicItemBehavior(items: items)

@@ -5,26 +5,14 @@ import Testing
 /// known issues with their measured figures, so the suite stays green and a fix shows up as an
 /// unexpected pass.
 @Suite struct AcceptanceTests {
-    /// An animator over `bounds` with gravity and the bounds as a boundary for `items`.
-    static func world(_ items: [DynamicItem], bounds: Rect, gravity: Bool = true) -> DynamicAnimator {
-        let animator = DynamicAnimator(referenceBounds: bounds)
-        if gravity { animator.addBehavior(GravityBehavior(items: items)) }
-        let collision = CollisionBehavior(items: items)
-        collision.translatesReferenceBoundsIntoBoundary = true
-        animator.addBehavior(collision)
-        return animator
-    }
-
     /// "A 20-box tower of 40 pt boxes stands within 0.5 pt for 10 s and pauses": the top box's
     /// largest move from where it was stacked (touching). Measured 3.25 points (Box2D: 0.16): the
     /// soft contacts are springs of the contact mass times (2π 60 Hz)², each sagging its load over
     /// that stiffness, 2 N g / ω² for N boxes above, 2.7 points summed. 120-180 Hz would meet the
     /// line (0.83 / 0.36 points) but the base-20 pyramid then jitters and never pauses.
     @Test func twentyBoxTowerStandsWithinHalfAPoint() {
-        let boxes = (0..<20).map { k in
-            Harness.box("t\(k)", at: Vector2(200, 1000 - 20 - 40 * Double(k)), size: Vector2(40, 40))
-        }
-        let animator = Self.world(boxes, bounds: Rect(x: 0, y: 0, width: 400, height: 1000))
+        let (boxes, bounds) = Harness.tower()
+        let animator = Harness.bounded(boxes, bounds: bounds)
         let start = boxes[19].center
         var worst = 0.0
         var paused = false
@@ -45,7 +33,7 @@ import Testing
     @Test(arguments: [Vector2(40, 40), Vector2(100, 100), Vector2(300, 200)])
     func fastFloorImpactOverlapsAtMostOnePoint(size: Vector2) {
         let box = Harness.box("b", at: Vector2(200, 500), size: size)
-        let animator = Self.world([box], bounds: Rect(x: 0, y: 0, width: 400, height: 1000))
+        let animator = Harness.bounded([box], bounds: Rect(x: 0, y: 0, width: 400, height: 1000))
         var deepest = 0.0
         for start in 0..<12 {
             box.center = Vector2(200, 1000 - size.y / 2 - 40 - Double(start))

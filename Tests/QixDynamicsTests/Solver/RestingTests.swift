@@ -15,11 +15,7 @@ import Testing
         var frame = 0
 
         init(_ items: [DynamicItem], bounds: Rect) {
-            animator = DynamicAnimator(referenceBounds: bounds)
-            animator.addBehavior(GravityBehavior(items: items))
-            let collision = CollisionBehavior(items: items)
-            collision.translatesReferenceBoundsIntoBoundary = true
-            animator.addBehavior(collision)
+            animator = Harness.bounded(items, bounds: bounds)
             self.items = items
             start = items.map(\.center)
         }
@@ -58,10 +54,8 @@ import Testing
     }
 
     @Test func twentyBoxTowerStandsTenSecondsAndPauses() {
-        let boxes = (0..<20).map { k in
-            Harness.box("t\(k)", at: Vector2(200, 1000 - 20 - 40 * Double(k)), size: Vector2(40, 40))
-        }
-        var run = Run(boxes, bounds: Rect(x: 0, y: 0, width: 400, height: 1000))
+        let (boxes, bounds) = Harness.tower()
+        var run = Run(boxes, bounds: bounds)
         run.advance(60)
         let settled = boxes.map(\.center)
         run.advance(540)
