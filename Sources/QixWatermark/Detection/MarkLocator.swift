@@ -8,7 +8,10 @@
 /// loud stretches), so each edge is then carried outwards, half a second at a time, as
 /// long as the blocks beyond it score above their own noise (`LocatorScores`) by more than
 /// a drift: a cumulative sum, so one weak block in a marked passage does not stop it and
-/// one lucky block in unmarked audio does not carry it.
+/// one lucky block in unmarked audio does not carry it. Last, an end that stops short of a
+/// splice in the host (`HostChange`) is carried to the splice when the mark is present all
+/// the way to it: after MP3, quiet ambience keeps too little mark in a spot's last second for
+/// the half-second blocks to prove, but the stretch up to the splice taken whole does.
 struct MarkLocator {
     typealias P = WatermarkParameters
 
@@ -35,7 +38,7 @@ struct MarkLocator {
         let guess = max(0, hops.lowerBound - lower)..<max(0, min(scores.count, hops.upperBound - lower))
         guard let core = strongRun(scores.total, guess: guess) else { return hops }
         let start = extendedEdge(core.lowerBound, outwards: -1, scores)
-        let end = extendedEdge(core.upperBound, outwards: 1, scores)
+        let end = splicedEnd(extendedEdge(core.upperBound, outwards: 1, scores), scores, spectra, lower: lower)
         return (lower + start)..<(lower + end)
     }
 
@@ -75,25 +78,50 @@ struct MarkLocator {
     static func extendedEdge(_ edge: Int, outwards: Int, _ scores: LocatorScores) -> Int {
         let b = blockHops
         var sum: Float = 0, best: Float = 0, taken = 0
-        var levels: [Float] = []
         var block = 0
         while true {
             let near = edge + outwards * block * b, far = near + outwards * b
             guard far >= 0, far <= scores.count else { break }
-            let (mean, z) = scores.block(min(near, far)..<max(near, far))
-            levels.append(mean)
-            sum += z - drift
+            sum += scores.block(min(near, far)..<max(near, far)).z - drift
             block += 1
             if sum > best { best = sum; taken = block }
         }
         guard best >= evidence else { return edge }
-        // The mark's level at the new edge: the last two blocks taken.
-        let level = levels[max(0, taken - 2)..<taken].reduce(0, +) / Float(min(2, taken))
-        let reached = edge + outwards * taken * b
+        // At hop resolution in units of each hop's noise, so that a loud neighbour's large
+        // chance scores do not carry the run into it (measured: a spot's end put 0.61 s
+        // into the rock band after it). The mark's level: the two blocks inside the edge.
+        let reached = edge + outwards * taken * b, inner = reached - outwards * 2 * b
+        let last = scores.normalized(max(0, min(inner, reached))..<min(scores.count, max(inner, reached)))
+        let level = last.isEmpty ? 0 : last.reduce(0, +) / Float(last.count)
         let window = max(0, min(reached - b, reached + b))..<min(scores.count, max(reached - b, reached + b))
-        let run = largestRun(Array(scores.data[window]), threshold: level / 2)
+        let run = largestRun(scores.normalized(window), threshold: level / 2)
         guard !run.isEmpty else { return reached }
         return window.lowerBound + (outwards > 0 ? run.upperBound : run.lowerBound)
+    }
+
+    /// Nearest and farthest hops beyond an end searched for a splice (0.26-1.28 s).
+    static let spliceReach = 16...80
+    /// The host change, dB, that counts as a splice.
+    static let spliceChange: Float = 15
+    /// The z the stretch from the end to the splice must reach, scored as one block.
+    static let spliceEvidence: Float = 2
+
+    /// `end` (local to the stretch that starts at global hop `lower`) carried to the host's
+    /// largest change within `spliceReach` beyond it, when that change is a splice and the
+    /// mark holds over the whole stretch up to it. Ends only: carried back the same way,
+    /// starts went 0.53-0.84 s early on 4 of 600 spots (to a change in the programme before
+    /// the spot) and 1 was fixed.
+    static func splicedEnd(_ end: Int, _ scores: LocatorScores, _ spectra: HopSpectra, lower: Int) -> Int {
+        let w = HostChange.windowHops
+        // The candidate hops, kept where both change windows have audio.
+        let first = end + spliceReach.lowerBound
+        let last = min(end + spliceReach.upperBound, scores.count, spectra.endHop - lower - w)
+        guard first <= last else { return end }
+        let host = HostChange(spectra, hops: (lower + first - w)..<(lower + last + w))
+        let splice = host.largestChange(in: w...(last - first + w))
+        let hop = first - w + splice.hop
+        guard splice.change >= spliceChange, scores.block(end..<hop).z >= spliceEvidence else { return end }
+        return hop
     }
 
     /// Rounds of threshold re-estimation (it settles in two or three).
