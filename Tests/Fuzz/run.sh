@@ -120,6 +120,15 @@ for name in "${HARNESSES[@]}"; do
     else
         result="CRASH (see $log and $OUT/artifacts)"
         status=1
+        # The cause and the kept input, so that a CI log names them without the work folder.
+        why=$(grep -m1 -E '^(==[0-9]+==ERROR|SUMMARY|Fatal error|.*Precondition failed|.*fatal error)' "$log" || true)
+        kept=$(grep -m1 -o 'Test unit written to .*' "$log" || true)
+        result+=$'\n'"    ${why:-no sanitizer line, see the end of the log}"$'\n'"    ${kept}"
+        tail -n 40 "$log" >&2
+        unit=${kept#Test unit written to }
+        if [ -f "$unit" ] && [ "$(stat -c %s "$unit")" -le 65536 ]; then
+            printf 'the input, base64:\n%s\n' "$(base64 -w 0 "$unit")" >&2
+        fi
     fi
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     summary+="$(printf '%-11s %10s runs in %ss: %s' "$name" "$runs" "$SECONDS_EACH" "$result")"$'\n'
