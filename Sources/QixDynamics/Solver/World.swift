@@ -160,7 +160,8 @@ final class World {
 
     /// The soft step's solver stages, in Box2D v3's order (`b2SolverStage`): prepare contacts
     /// and joints, then per sub-step integrate velocities, warm start, solve, integrate
-    /// positions and relax; then restitution, and the bodies' new placements.
+    /// positions and relax; then restitution, the rigid rods' position projection, and the
+    /// bodies' new placements.
     private func solve(_ dt: Double) {
         let step = SolverStep(dt: dt, substepCount: substepCount)
         let gravity = self.gravity
@@ -176,6 +177,7 @@ final class World {
                     prepareMotions(B, h: step.h, gravity: gravity, items: items)
                     for _ in 0..<substepCount { substep(S, jp, js, step) }
                     contactSolver.restitution(S)
+                    js.projectRods(jp)
                     finalizePlacements(B, S, items: items)
                 }
             }
