@@ -40,7 +40,7 @@ final class World {
     /// World gravity (points/s^2) for bodies whose gravityScale is 1.
     var gravity = Vector2.zero
     /// Sub-steps per 1/120 s step.
-    var substepCount = 4
+    var substepCount = PhysicsConstants.substepCount
     /// Whether fast bodies get continuous collision against static shapes.
     var continuousCollision = true
     /// When set, the keys of touching pairs are appended here after every step.
@@ -199,11 +199,12 @@ final class World {
             h = dt / Double(substepCount)
             invH = 1 / h
             let hertz = min(PhysicsConstants.contactHertz, 0.25 * invH)
+            let jointHertz = min(PhysicsConstants.jointHertz, 0.5 * invH)
             contactSoftness = Softness.make(hertz: hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
             staticSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
-            jointSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.jointDampingRatio, h: h)
+            jointSoftness = Softness.make(hertz: jointHertz, zeta: PhysicsConstants.jointDampingRatio, h: h)
             maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
-            maxAngularSpeed = PhysicsConstants.maxRotation * invH
+            maxAngularSpeed = min(PhysicsConstants.maxRotation * invH, PhysicsConstants.maxAngularSpeed)
         }
     }
 
