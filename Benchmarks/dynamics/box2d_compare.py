@@ -4,7 +4,7 @@
 Both engines step at 1/120 s, the step QixKit uses for UIKit Dynamics' semantics (Box2D with its
 default 4 sub-steps, one thread, sleeping off, as its own benchmark runs). Each run settles the
 pyramid for 0.1 s and measures the next 0.4 s, before QixKit's animator can pause (a base-20
-pyramid comes to rest at 0.75 s). It prints CPU seconds per simulated second for both engines,
+pyramid comes to rest at 1.2 s). It prints CPU seconds per simulated second for both engines,
 their ratio (QixKit / Box2D, under 1 = QixKit faster), each process's peak resident memory,
 and the memory per body: the growth of the peak from the smallest base to the largest.
 

@@ -23,7 +23,7 @@ struct ReadmeExampleTests {
         let (card, paused) = try Self.dropCard()
         // Dropped flat, it lands flat where it fell: no sideways drift, no tilt (the sequential
         // two-point solve landed it at x = 205.17 after a 0.046 rad tilt). It rests on the bottom
-        // edge, its centre half its height above it (the soft contact overlaps 0.003 point).
+        // edge, its centre half its height above it (the soft contact overlaps 0.0003 point).
         #expect(abs(card.center.x - 195) < 0.01)
         #expect(abs(card.center.y - (844 - 100)) < 0.01)
         #expect(abs(card.angle) < 1e-4)

@@ -37,7 +37,7 @@ public final class DynamicAnimator {
         self.referenceBounds = referenceBounds
     }
 
-    /// Sub-steps per 1/120 s world step (default 4, as Box2D v3 recommends).
+    /// Sub-steps per 1/120 s world step (default 6, `PhysicsConstants.substepCount`).
     public var substepCount: Int {
         get { world.substepCount }
         set { world.substepCount = max(1, newValue) }

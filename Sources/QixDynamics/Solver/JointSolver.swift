@@ -38,6 +38,8 @@ struct JointSolver {
         var P = Vector2.zero
         var angular = 0.0
         switch j.kind {
+        case .distance where JointSolver.isPointSpring(j):
+            P = j.linearImpulse
         case .distance:
             let d = (sB.dp - sA.dp) + j.deltaCenter + rB - rA
             P = (j.impulse + j.lowerImpulse - j.upperImpulse) * d.normalized
@@ -71,6 +73,7 @@ struct JointSolver {
 
     func solve(_ j: inout Joint, useBias: Bool) {
         switch j.kind {
+        case .distance where JointSolver.isPointSpring(j): solvePointSpring(&j)
         case .distance: solveDistance(&j, useBias: useBias)
         case .revolute, .weld: solvePoint(&j, useBias: useBias)
         case .prismatic: solvePrismatic(&j, useBias: useBias)
@@ -225,22 +228,26 @@ struct JointSolver {
             massScale = jointSoftness.massScale
             impulseScale = jointSoftness.impulseScale
         }
-        let k11 = mA + mB + rA.y * rA.y * iA + rB.y * rB.y * iB
-        let k12 = -rA.y * rA.x * iA - rB.y * rB.x * iB
-        let k22 = mA + mB + rA.x * rA.x * iA + rB.x * rB.x * iB
-        let det = k11 * k22 - k12 * k12
-        let rhs = Cdot + bias
-        var solved = Vector2.zero
-        if det != 0 {
-            let invDet = 1 / det
-            solved = Vector2(invDet * (k22 * rhs.x - k12 * rhs.y), invDet * (k11 * rhs.y - k12 * rhs.x))
-        }
+        let solved = JointSolver.pointMassSolve(Cdot + bias, rA, rB, mA: mA, iA: iA, mB: mB, iB: iB)
         let impulse = -massScale * solved - impulseScale * j.linearImpulse
         j.linearImpulse += impulse
         sA.v -= mA * impulse
         sA.w -= iA * rA.cross(impulse)
         sB.v += mB * impulse
         sB.w += iB * rB.cross(impulse)
+    }
+
+    /// K⁻¹ rhs for the 2 x 2 point mass matrix K of anchors `rA` and `rB` (zero when K is singular).
+    @inline(__always)
+    static func pointMassSolve(_ rhs: Vector2, _ rA: Vector2, _ rB: Vector2, mA: Double, iA: Double, mB: Double,
+                               iB: Double) -> Vector2 {
+        let k11 = mA + mB + rA.y * rA.y * iA + rB.y * rB.y * iB
+        let k12 = -rA.y * rA.x * iA - rB.y * rB.x * iB
+        let k22 = mA + mB + rA.x * rA.x * iA + rB.x * rB.x * iB
+        let det = k11 * k22 - k12 * k12
+        if det == 0 { return .zero }
+        let invDet = 1 / det
+        return Vector2(invDet * (k22 * rhs.x - k12 * rhs.y), invDet * (k11 * rhs.y - k12 * rhs.x))
     }
 
     /// Sliding: no relative rotation, no motion across the axis, optional translation range.

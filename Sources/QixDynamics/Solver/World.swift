@@ -40,7 +40,7 @@ final class World {
     /// World gravity (points/s^2) for bodies whose gravityScale is 1.
     var gravity = Vector2.zero
     /// Sub-steps per 1/120 s step.
-    var substepCount = 4
+    var substepCount = PhysicsConstants.substepCount
     /// Whether fast bodies get continuous collision against static shapes.
     var continuousCollision = true
     /// When set, the keys of touching pairs are appended here after every step.
@@ -160,7 +160,8 @@ final class World {
 
     /// The soft step's solver stages, in Box2D v3's order (`b2SolverStage`): prepare contacts
     /// and joints, then per sub-step integrate velocities, warm start, solve, integrate
-    /// positions and relax; then restitution, and the bodies' new placements.
+    /// positions and relax; then restitution, the rigid rods' position projection, and the
+    /// bodies' new placements.
     private func solve(_ dt: Double) {
         let step = SolverStep(dt: dt, substepCount: substepCount)
         let gravity = self.gravity
@@ -176,6 +177,7 @@ final class World {
                     prepareMotions(B, h: step.h, gravity: gravity, items: items)
                     for _ in 0..<substepCount { substep(S, jp, js, step) }
                     contactSolver.restitution(S)
+                    js.projectRods(jp)
                     finalizePlacements(B, S, items: items)
                 }
             }
@@ -197,11 +199,12 @@ final class World {
             h = dt / Double(substepCount)
             invH = 1 / h
             let hertz = min(PhysicsConstants.contactHertz, 0.25 * invH)
+            let jointHertz = min(PhysicsConstants.jointHertz, 0.5 * invH)
             contactSoftness = Softness.make(hertz: hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
             staticSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
-            jointSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.jointDampingRatio, h: h)
+            jointSoftness = Softness.make(hertz: jointHertz, zeta: PhysicsConstants.jointDampingRatio, h: h)
             maxSpeedSquared = PhysicsConstants.maxLinearSpeed * PhysicsConstants.maxLinearSpeed
-            maxAngularSpeed = PhysicsConstants.maxRotation * invH
+            maxAngularSpeed = min(PhysicsConstants.maxRotation * invH, PhysicsConstants.maxAngularSpeed)
         }
     }
 
