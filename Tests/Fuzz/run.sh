@@ -10,6 +10,8 @@
 # and gesture loaders, the key-file and ID parsers, the scan manifest parser and the audio
 # file front end (Swift) under ASan, their sources compiled here with
 # -sanitize=fuzzer,address.
+# The mutation sequence is seeded (FUZZ_SEED, default 1), so a crash in CI is found again by the
+# same command on any machine; FUZZ_SEED=0 draws a fresh seed, for longer hunts.
 # Needs the Swift toolchain's clang and swiftc (libFuzzer ships with them) and the audio
 # libraries' headers (.ci/install-deps). Work files go to .build/fuzz; the corpora are not modified.
 set -euo pipefail
@@ -114,7 +116,7 @@ for name in "${HARNESSES[@]}"; do
     work=$OUT/work/$name
     rm -rf "$work" && mkdir -p "$work"
     log=$OUT/$name.log
-    if "$OUT/$name" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
+    if "$OUT/$name" -seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
         -artifact_prefix="$OUT/artifacts/$name-" "$work" "Tests/Fuzz/$name/corpus" > "$log" 2>&1; then
         result=ok
     else
