@@ -14,6 +14,10 @@
 /// alone lets 26 through (thin items whose long side a corner hit swings into the target).
 /// Each of the two checks added for those (a touching start may not sink a slop deeper; the
 /// centre may not cross a boundary segment) brings it to 0 alone, for this seed and two others.
+///
+/// Cost (callgrind, release `qix sim`): finding the fast bodies is 0.5 % of a base-100 pyramid's
+/// instructions, 0.37 % more in all than with the translation sweep; the 60-body pile60, where
+/// bodies do hit things fast, takes 3.9 % more over its 4 s.
 extension World {
     /// Adds a static two-sided segment boundary belonging to the collision groups `group`.
     func addBoundarySegment(from a: Vector2, to b: Vector2, group: UInt64) -> Int {
