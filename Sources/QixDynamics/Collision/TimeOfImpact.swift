@@ -25,7 +25,7 @@ struct TimeOfImpact {
 
     /// Advancement stops after this many distance evaluations and reports the time reached
     /// (earlier than the impact, so still safe). The 1 000 throws of `TunnellingTests` make
-    /// 71 331 evaluations in all; 18 queries reach the cap.
+    /// 28 887 queries and 65 742 evaluations in all; 13 queries reach the cap.
     static let maxIterations = 64
 
     /// Places `shape` with `xf` into `points` and `edgeNormals`.

@@ -51,9 +51,10 @@ extension World {
     /// its start to its final placement), before `maxFraction`. When the two already touch at
     /// the start (Box2D gives up on the full shape then), three sweeps still stop a pass-through
     /// without pausing a body that slides: the full shape may sink at most a slop deeper into a
-    /// static shape than it starts (a corner hit that swings a thin item's long side into the wall: throw 828 of
-    /// `TunnellingTests` went 18 points in, then through); Box2D's circle round the centre of
-    /// mass, a quarter of the inner radius, which only a centre going through reaches; and the
+    /// static shape than it starts (a corner hit that swings a thin item's long side into the
+    /// wall: throw 828 of `TunnellingTests` went 18 points in, then through); Box2D's circle
+    /// round the centre of mass, a quarter of the inner radius, which only a centre going
+    /// through reaches, and which may not sink a slop deeper if it starts that close; and the
     /// centre may not cross a boundary segment.
     func impact(_ body: UnsafePointer<Body>, _ sweep: Sweep, _ reach: Double, _ other: UnsafePointer<Body>,
                 _ shapes: ShapeSource, before maxFraction: Double, _ toi: inout TimeOfImpact) -> Double? {
@@ -77,8 +78,15 @@ extension World {
         let core = withUnsafePointer(to: &center) { p in
             // The circle's one vertex is the centre of mass: the turn does not move it.
             let circle = TimeOfImpact.Shape(vertices: p, normals: p, count: 1, radius: 0.25 * body.pointee.innerRadius)
+            let coreTarget = TimeOfImpact.target(a, circle)
+            let t = toi.fraction(of: circle, along: sweep, reach: 0, against: a, at: xf, moving: moving, reachA: reachA,
+                                 target: coreTarget, before: first)
+            if t != 0 { return t }
+            // The centre is already that close: it may still not go a slop deeper (a spinning
+            // item's centre came to 1.3 points off a 12-point plank, then went through it).
+            let deeperCore = min(coreTarget, toi.startDistance) - PhysicsConstants.linearSlop
             return toi.fraction(of: circle, along: sweep, reach: 0, against: a, at: xf, moving: moving, reachA: reachA,
-                                target: TimeOfImpact.target(a, circle), before: first)
+                                target: deeperCore, before: first)
         }
         if let core, core > 0 { first = core }
         if other.pointee.isBoundary && other.pointee.shapeCount == 2,

@@ -44,6 +44,13 @@ import Testing
         #expect(passes.isEmpty, "\(target): throws \(passes) passed through")
     }
 
+    /// Another seed's throw: a 61 x 27 path at 10 454 points/s spinning at 89 rad/s, whose centre
+    /// a corner hit brought to 1.3 points off the 12-point plank; Box2D's core circle then gave
+    /// up and the next step carried the centre through. The core may not sink a slop deeper now.
+    @Test func aSpinningPathBroughtCloseToThePlankDoesNotGoThrough() {
+        #expect(!Throw(index: 383, seed: 5).passesThrough())
+    }
+
     @Test func theGeneratorIsSeeded() {
         // Same seed, same throw: the counts above are reproducible run to run.
         let a = Throw(index: 7, seed: 1), b = Throw(index: 7, seed: 1), c = Throw(index: 7, seed: 2)
