@@ -30,6 +30,9 @@ struct Body {
     var shapeCount = 0
     var radius = 0.0
     var innerRadius = 0.0
+    /// Farthest core vertex (radius left out) from the body origin: with the centre of mass's
+    /// offset it bounds how far a turn moves the outline (continuous collision).
+    var sweepExtent = 0.0
     /// World bounding box including the speculative margin.
     var lower = Vector2.zero
     var upper = Vector2.zero

@@ -66,6 +66,7 @@ final class World {
         body.shapeCount = geometry.vertices.count
         body.radius = geometry.radius
         body.innerRadius = geometry.innerRadius
+        body.sweepExtent = geometry.vertices.reduce(0.0) { max($0, $1.length) }
         body.isStatic = isStatic
         vertices.append(contentsOf: geometry.vertices)
         normals.append(contentsOf: geometry.normals)
