@@ -57,6 +57,18 @@ struct BodyState {
     var dp = Vector2.zero
     var dq = Rotation.identity
     var dAngle = 0.0
+
+    /// Adds `angle` to the step rotation as position integration does (first order, then
+    /// normalized), keeping the step's angle and rotation in step.
+    @inline(__always)
+    mutating func turn(by angle: Double) {
+        if angle == 0 { return }
+        let c = dq.c - angle * dq.s
+        let s = dq.s + angle * dq.c
+        let invLength = 1 / (c * c + s * s).squareRoot()
+        dq = Rotation(c: c * invLength, s: s * invLength)
+        dAngle += angle
+    }
 }
 
 /// What velocity integration adds to a moving body in every sub-step of one step: the velocity

@@ -43,23 +43,10 @@ extension JointSolver {
         let P = (-error / k) * axis
         sA.dp -= mA * P
         sB.dp += mB * P
-        JointSolver.turn(&sA, by: -iA * rA.cross(P))
-        JointSolver.turn(&sB, by: iB * rB.cross(P))
+        sA.turn(by: -iA * rA.cross(P))
+        sB.turn(by: iB * rB.cross(P))
         if mA > 0 || iA > 0 { states[j.a] = sA }
         if mB > 0 || iB > 0 { states[j.b] = sB }
         return abs(error)
-    }
-
-    /// Adds `angle` to a body's step rotation as position integration does (first order, then
-    /// normalized), keeping its angle and rotation in step.
-    @inline(__always)
-    static func turn(_ s: inout BodyState, by angle: Double) {
-        if angle == 0 { return }
-        let q = s.dq
-        let c = q.c - angle * q.s
-        let sn = q.s + angle * q.c
-        let invLength = 1 / (c * c + sn * sn).squareRoot()
-        s.dq = Rotation(c: c * invLength, s: sn * invLength)
-        s.dAngle += angle
     }
 }

@@ -1,6 +1,7 @@
 /// The rigid-body world: bodies, joints and contacts advanced by Box2D v3's soft step
 /// (sub-stepping, soft contacts, warm starting, relaxation, restitution) plus continuous
-/// collision of fast bodies against static ones. Everything runs in creation order.
+/// continuous collision of fast bodies against static shapes and, when they move far enough,
+/// against moving ones. Everything runs in creation order.
 final class World {
     var bodies: [Body] = []
     var states: [BodyState] = []
@@ -41,7 +42,8 @@ final class World {
     var gravity = Vector2.zero
     /// Sub-steps per 1/120 s step.
     var substepCount = PhysicsConstants.substepCount
-    /// Whether fast bodies get continuous collision against static shapes.
+    /// Whether fast bodies get continuous collision (against static shapes, and the fastest
+    /// against moving items).
     var continuousCollision = true
     /// When set, the keys of touching pairs are appended here after every step.
     var trackTouching = false
@@ -313,15 +315,7 @@ final class World {
             for m in mp {
                 var s = S[m.body]
                 s.dp += h * s.v
-                let hw = h * s.w
-                if hw != 0 {
-                    let q = s.dq
-                    let c = q.c - hw * q.s
-                    let sn = q.s + hw * q.c
-                    let invLength = 1 / (c * c + sn * sn).squareRoot()
-                    s.dq = Rotation(c: c * invLength, s: sn * invLength)
-                    s.dAngle += hw
-                }
+                s.turn(by: h * s.w)
                 S[m.body] = s
             }
         }
