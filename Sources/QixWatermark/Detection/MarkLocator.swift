@@ -99,8 +99,9 @@ struct MarkLocator {
         return window.lowerBound + (outwards > 0 ? run.upperBound : run.lowerBound)
     }
 
-    /// Nearest and farthest hops beyond an end searched for a splice (0.26-1.28 s).
-    static let spliceReach = 16...80
+    /// Nearest and farthest hops beyond an end searched for a splice (0.26-1.92 s): quiet
+    /// ambience after MP3 left ends 1.4-1.8 s short of theirs.
+    static let spliceReach = 16...120
     /// The host change, dB, that counts as a splice.
     static let spliceChange: Float = 15
     /// The z the stretch from the end to the splice must reach, scored as one block.
