@@ -19,6 +19,7 @@ extension DynamicAnimator {
     /// Membership: the items referenced by any behavior (bodies made in behavior order) are
     /// enabled, and reloaded from their item when they come back; all others are disabled.
     private func enableUsedBodies() {
+        reserveNewBodies()
         var used = Array(repeating: false, count: world.bodies.count)
         for behavior in activeBehaviors {
             forEachBodyItem(behavior.involvedItems) { item in
@@ -34,6 +35,20 @@ extension DynamicAnimator {
                 if inUse, let item = itemByBodyAt(i) { reload(i, from: item) }
             }
         }
+    }
+
+    /// Makes room in the world for the bodies of the largest behavior's new items (most scenes
+    /// name every item in one behavior, so the body arrays are allocated once, at their size).
+    private func reserveNewBodies() {
+        var most = (bodies: 0, vertices: 0)
+        for behavior in activeBehaviors {
+            var new = (bodies: 0, vertices: 0)
+            forEachBodyItem(behavior.involvedItems) { item in
+                if bodyIndex(of: item) == nil { new = (new.bodies + 1, new.vertices + item.geometry.vertices.count) }
+            }
+            if new.bodies > most.bodies { most = new }
+        }
+        if most.bodies > 0 { world.reserveBodies(most.bodies, vertices: most.vertices) }
     }
 
     /// Materials: UIKit's effective defaults for every item body, before the item behaviors apply theirs.
@@ -137,6 +152,9 @@ extension DynamicAnimator {
         if !same {
             for b in c.boundaryBodies { world.bodies[b].enabled = false }
             c.boundaryBodies = []
+            // Room for the segments too: one more body past an exact reservation for the items
+            // would double the body arrays.
+            world.reserveBodies(segments.count, vertices: 2 * segments.count)
             for (k, s) in segments.enumerated() {
                 let index = world.addBoundarySegment(from: s.0, to: s.1, group: group)
                 registerBoundary(index, name: names[k])

@@ -233,8 +233,11 @@ public final class DynamicAnimator {
         touched = uniqued(touched)
         let began = difference(touched, previousTouching)
         let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
-        let places = began.isEmpty ? [] : contactPlaces(of: began)
-        for (k, key) in began.enumerated() { if let c = contact(key, at: places[k]) { events.append(.contactBegan(c)) } }
+        let found = began.isEmpty ? [] : contactIndices(of: began)
+        events.reserveCapacity(events.count + began.count + ended.count)
+        for (k, key) in began.enumerated() {
+            if let c = contact(key, at: place(ofContact: found[k])) { events.append(.contactBegan(c)) }
+        }
         for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
         previousStepTouching.removeAll(keepingCapacity: true)
@@ -259,25 +262,31 @@ public final class DynamicAnimator {
         }
     }
 
-    /// Where each of the sorted `keys` touches at the frame's last step, from that step's contact
-    /// records (one pass over them, a binary search into `keys` each); nil for keys without one.
-    private func contactPlaces(of keys: [UInt64]) -> [(point: Vector2, normal: Vector2)?] {
-        var places = [(point: Vector2, normal: Vector2)?](repeating: nil, count: keys.count)
-        let contacts = world.contacts
-        for (n, key) in world.contactKeys.enumerated() where n < contacts.count {
+    /// The index in the frame's last step's contact records of each of the sorted `keys` (one
+    /// pass over the records, a binary search into `keys` each), -1 for keys without one. Four
+    /// bytes a key: a frame in which a 5050-box pyramid first lands begins 15 000 contacts.
+    private func contactIndices(of keys: [UInt64]) -> [Int32] {
+        var found = [Int32](repeating: -1, count: keys.count)
+        for (n, key) in world.contactKeys.enumerated() where n < world.contacts.count {
             var low = 0, high = keys.count
             while low < high {
                 let mid = (low + high) / 2
                 if keys[mid] < key { low = mid + 1 } else { high = mid }
             }
-            guard low < keys.count, keys[low] == key else { continue }
-            let c = contacts[n]
-            let center = world.bodies[c.a].center0
-            var point = center + c.p0.anchorA
-            if c.pointCount > 1 { point = 0.5 * (point + (center + c.p1.anchorA)) }
-            places[low] = (point, c.normal)
+            if low < keys.count, keys[low] == key { found[low] = Int32(n) }
         }
-        return places
+        return found
+    }
+
+    /// Where contact record `n` of the frame's last step touches: the mean of its points, and
+    /// its normal; nil for -1.
+    private func place(ofContact n: Int32) -> (point: Vector2, normal: Vector2)? {
+        if n < 0 { return nil }
+        let c = world.contacts[Int(n)]
+        let center = world.bodies[c.a].center0
+        var point = center + c.p0.anchorA
+        if c.pointCount > 1 { point = 0.5 * (point + (center + c.p1.anchorA)) }
+        return (point, c.normal)
     }
 
     private func contact(_ key: UInt64, at place: (point: Vector2, normal: Vector2)?) -> Contact? {

@@ -23,8 +23,7 @@ final class World {
     /// warm-start match reads these 16 bytes instead of three cache lines of the old record.
     var contactPointIDs = StepBuffer<SIMD4<UInt32>>()
     var oldContactPointIDs = StepBuffer<SIMD4<UInt32>>()
-    /// Last step's contacts (warm starting), the lookup into them, and this step's candidate pairs.
-    var oldContacts: [ContactConstraint] = []
+    /// The lookup into last step's contacts (warm starting), and this step's candidate pairs.
     var pairTable = PairTable()
     let broadPhase = BroadPhase()
     var pairs: [SIMD2<Int32>] = []
@@ -78,6 +77,16 @@ final class World {
         updateMass(index, density: density)
         listsValid = false
         return index
+    }
+
+    /// Makes room for `count` more bodies with `vertexCount` shape vertices in all, so that a
+    /// scene's items fill each body array in one allocation (growing by doubling would leave up
+    /// to half of the largest arrays unused: 1.6 MB on the 5050-box pyramid).
+    func reserveBodies(_ count: Int, vertices vertexCount: Int) {
+        bodies.reserveCapacity(bodies.count + count)
+        states.reserveCapacity(states.count + count)
+        vertices.reserveCapacity(vertices.count + vertexCount)
+        normals.reserveCapacity(normals.count + vertexCount)
     }
 
     /// Recomputes mass, inertia and centre of mass from density (mass 1 per 10 000 point^2 at density 1).
@@ -279,6 +288,7 @@ final class World {
     /// the same operations as inside the sub-step loop, so the same bits, but once per step).
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
         motions.removeAll(keepingCapacity: true)
+        motions.reserveCapacity(items.count)
         for i32 in items {
             let i = Int(i32)
             let invMass = B[i].invMass
