@@ -44,7 +44,7 @@ extension DynamicAnimator {
         for behavior in activeBehaviors {
             var new = (bodies: 0, vertices: 0)
             forEachBodyItem(behavior.involvedItems) { item in
-                if bodyIndex(of: item) == nil { new = (new.bodies + 1, new.vertices + item.geometry.vertices.count) }
+                if bodyIndex(of: item) == nil { new = (new.bodies + 1, new.vertices + item.vertexCount) }
             }
             if new.bodies > most.bodies { most = new }
         }

@@ -17,7 +17,20 @@ public class DynamicItem {
     public var angularVelocity = 0.0
     /// Collision outline.
     public let shape: ItemShape
-    let geometry: ConvexGeometry
+    /// A `.path` shape's polygon, validated once at init. Rectangles and ellipses are rebuilt
+    /// from the size when asked for: the world keeps every body's vertices anyway, and two
+    /// arrays per item cost 190 bytes of each box of a 5050-box pyramid.
+    private let pathGeometry: ConvexGeometry?
+    /// The collision geometry in the item's frame.
+    var geometry: ConvexGeometry { pathGeometry ?? ConvexGeometry.primitive(shape, size: size) }
+    /// How many vertices `geometry` has (without building it).
+    var vertexCount: Int {
+        switch shape {
+        case .rectangle: return 4
+        case .ellipse: return size.x == size.y ? 1 : 24
+        case .path: return pathGeometry?.vertices.count ?? 0
+        }
+    }
     /// The group this item belongs to, if any (an item joins at most one).
     weak var group: DynamicItemGroup?
 
@@ -29,17 +42,21 @@ public class DynamicItem {
         self.size = size
         self.angle = angle
         self.shape = shape
-        do {
-            self.geometry = try ConvexGeometry.make(shape, size: size)
-        } catch {
-            throw .invalidShape(identifier, error)
+        if case .path = shape {
+            do {
+                self.pathGeometry = try ConvexGeometry.make(shape, size: size)
+            } catch {
+                throw .invalidShape(identifier, error)
+            }
+        } else {
+            self.pathGeometry = nil
         }
     }
 
     /// The axis-aligned box around the collision outline at the current centre and angle (UIKit's
     /// `frame` of a turned view): exact for circles and polygons, through the ellipse's 24-gon.
     public var frame: Rect {
-        let q = Rotation(angle: angle)
+        let q = Rotation(angle: angle), geometry = self.geometry
         var lo = Vector2(Double.infinity, Double.infinity), hi = Vector2(-Double.infinity, -Double.infinity)
         for v in geometry.vertices {
             let p = center + q.rotate(v)
@@ -51,7 +68,7 @@ public class DynamicItem {
 
     /// The outline in reference coordinates at the current centre and angle (for drawing).
     public var outline: [Vector2] {
-        let q = Rotation(angle: angle)
+        let q = Rotation(angle: angle), geometry = self.geometry
         if geometry.vertices.count == 1 {
             return (0..<32).map { k in
                 let sc = DeterministicMath.sinCos(2 * Double.pi * Double(k) / 32)

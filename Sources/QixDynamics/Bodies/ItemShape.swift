@@ -35,8 +35,16 @@ struct ConvexGeometry {
     var normals: [Vector2]
     var radius: Double
 
-    /// Builds the geometry of an item shape of the given size.
+    /// Builds the geometry of an item shape of the given size; throws for a path that is not a
+    /// convex polygon.
     static func make(_ shape: ItemShape, size: Vector2) throws(ShapeError) -> ConvexGeometry {
+        if case .path(let points) = shape { return try validatedPolygon(points) }
+        return primitive(shape, size: size)
+    }
+
+    /// The geometry of a rectangle or an ellipse of the given size (a path as given: callers
+    /// validate paths with `make`).
+    static func primitive(_ shape: ItemShape, size: Vector2) -> ConvexGeometry {
         let hw = 0.5 * size.x
         let hh = 0.5 * size.y
         switch shape {
@@ -52,7 +60,7 @@ struct ConvexGeometry {
             }
             return polygon(points)
         case .path(let points):
-            return try validatedPolygon(points)
+            return polygon(points)
         }
     }
 
