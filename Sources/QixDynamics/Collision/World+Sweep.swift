@@ -100,9 +100,7 @@ extension World {
     /// its ends, is still the core's target distance (or its start distance, if nearer) in front.
     func centerCrossing(_ sweep: Sweep, _ innerRadius: Double, segment: UnsafePointer<Body>,
                         _ shapes: ShapeSource) -> Double? {
-        let xf = segment.pointee.transform
-        let p1 = xf.apply(shapes.vertices[segment.pointee.shapeStart])
-        let p2 = xf.apply(shapes.vertices[segment.pointee.shapeStart + 1])
+        let (p1, p2) = segmentEnds(segment, shapes)
         let e = p2 - p1
         let s1 = (sweep.c0 - p1).cross(e), s2 = (sweep.c1 - p1).cross(e)
         if (s1 < 0) == (s2 < 0) || s1 == s2 { return nil }
@@ -122,10 +120,7 @@ extension World {
     /// (Box2D allows nearing by the core radius, but only sweeps bodies that move more than
     /// twice that: a 100-point box falling 9.2 points a step sank 7.2 points into the floor.)
     func slides(_ body: UnsafePointer<Body>, along segment: UnsafePointer<Body>, _ shapes: ShapeSource) -> Bool {
-        let xf = segment.pointee.transform
-        let start = segment.pointee.shapeStart
-        let p1 = xf.apply(shapes.vertices[start])
-        let p2 = xf.apply(shapes.vertices[start + 1])
+        let (p1, p2) = segmentEnds(segment, shapes)
         let length = (p2 - p1).length
         if length <= PhysicsConstants.linearSlop { return false }
         let e = (1 / length) * (p2 - p1)
@@ -138,6 +133,12 @@ extension World {
         }
         let core = 0.25 * body.pointee.innerRadius
         return s1 - s2 < min(core, PhysicsConstants.linearSlop) && s2 > core
+    }
+
+    /// A boundary segment's two ends in the world.
+    func segmentEnds(_ segment: UnsafePointer<Body>, _ shapes: ShapeSource) -> (Vector2, Vector2) {
+        let xf = segment.pointee.transform, start = segment.pointee.shapeStart
+        return (xf.apply(shapes.vertices[start]), xf.apply(shapes.vertices[start + 1]))
     }
 
     /// Puts `body` at fraction `t` of its sweep (velocity kept).
