@@ -88,7 +88,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Test signals and folders shared by the DSP and audio tests (not a product).
+        // Test signals, folders and the seeded generator shared by the tests (not a product).
         .target(name: "QixTestSupport", dependencies: ["QixDSP"], path: "Tests/QixTestSupport"),
         .testTarget(name: "QixDSPTests", dependencies: ["QixDSP", "QixTestSupport"]),
         // Fixtures: small damaged FLAC files the decoders are held to, read by path.
@@ -96,9 +96,9 @@ let package = Package(
         .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan", "QixTestSupport", "QixAudio", "QixWatermark"]),
-        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics", "QixScenes"]),
+        .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics", "QixScenes", "QixTestSupport"]),
         .testTarget(name: "QixScenesTests", dependencies: ["QixScenes", "QixDynamics"]),
-        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixScenes", "QixDynamics"]),
+        .testTarget(name: "QixCardsTests", dependencies: ["QixCards", "QixScenes", "QixDynamics", "QixTestSupport"]),
         // docs/architecture.md's rules, checked against Package.swift and every import.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "qixTests", dependencies: ["qix", "QixAudio", "QixWatermark", "QixScan", "QixTestSupport"]),

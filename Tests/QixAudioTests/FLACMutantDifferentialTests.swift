@@ -33,7 +33,7 @@ struct FLACMutantDifferentialTests {
             files.append((bytes, frames, base.channels))
         }
 
-        var random = SplitMix(seed: 20_261_127)
+        var random = SplitMix64(seed: 20_261_127)
         var accepted = 0, disagreements: [String] = []
         let path = "\(dir)/mutant.flac"
         for mutant in 0..<Self.mutantCount {
@@ -105,7 +105,7 @@ struct FLACMutantDifferentialTests {
 
     /// 0.3 s of tone, noise and a coarse-grid stretch at 44.1 kHz, little-endian PCM.
     static func signal(bits: Int, channels: Int) -> Data {
-        var random = SplitMix(seed: UInt64(bits * 10 + channels))
+        var random = SplitMix64(seed: UInt64(bits * 10 + channels))
         let top = Double(1 << (bits - 1)) - 1, frames = 13_230
         var bytes = Data(capacity: frames * channels * bits / 8)
         for i in 0..<frames {
@@ -122,15 +122,3 @@ struct FLACMutantDifferentialTests {
     }
 }
 
-/// A small seeded generator (SplitMix64): the same mutants on every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import Testing
+import QixTestSupport
 import QixCards
 import QixDynamics
 import QixScenes
@@ -8,18 +9,6 @@ import QixScenes
 /// end in a finite state: none traps, and no NaN state is ever hashed. `Tests/Mutation/run.sh`
 /// runs more of them through `qix`.
 @Suite struct MutationTests {
-    /// SplitMix64: the same mutants on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let extremes = ["1e308", "-1e308", "1.7e19", "-1.7e19", "1e9", "-1e9", "3.12e8", "-3.12e8", "1e6", "-1e6",
                            "2e5", "1000", "-1000", "1e-300", "-1e-300", "5e-324", "0", "-0.0", "-1", "1", "0.5"]
 
@@ -47,7 +36,7 @@ import QixScenes
     }
 
     /// `text` with one to three of its numbers replaced by extremes.
-    static func mutate(_ text: [UInt8], _ rng: inout Generator) -> [UInt8] {
+    static func mutate(_ text: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var out = text
         let ranges = numberRanges(text)
         let picks = (0..<Int.random(in: 1...3, using: &rng)).map { _ in ranges.randomElement(using: &rng)! }
@@ -90,7 +79,7 @@ import QixScenes
         let decks = try ["two-pages.deck.json", "three-pages.deck.json"].map(Corpus.bytes)
         let gestures = try ["slow-drag", "fling-both", "fling-sequence", "push-together", "second-finger"]
             .map { try Corpus.bytes($0 + ".gestures.json") }
-        var rng = Generator(state: 2026)
+        var rng = SplitMix64(seed: 2026)
         var outcomes: [Outcome] = []
         for n in 0..<200 {
             let deck = decks.randomElement(using: &rng)!, gesture = gestures.randomElement(using: &rng)!

@@ -1,4 +1,5 @@
 import Testing
+import QixTestSupport
 @testable import QixDynamics
 
 /// The physics issue's acceptance line: "0 of 1 000 seeded random throws pass through anything:
@@ -56,19 +57,6 @@ import Testing
         let a = Throw(index: 7, seed: 1), b = Throw(index: 7, seed: 1), c = Throw(index: 7, seed: 2)
         #expect(a.speed == b.speed && a.spin == b.spin && a.start == b.start)
         #expect(a.speed != c.speed)
-    }
-}
-
-/// SplitMix64: a tiny deterministic generator (QixEval has one, but the dynamics tests may not
-/// import the watermark harness).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -134,7 +122,7 @@ struct Throw {
 
 extension Throw {
     init(index: Int, seed: UInt64) {
-        var random = SplitMix64(state: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D)
+        var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D)
         self.index = index
         shape = ShapeKind(rawValue: index % 3)!
         target = Target(rawValue: (index / 3) % 4)!
