@@ -4,7 +4,9 @@
 Both engines step at 1/120 s, the step QixKit uses for UIKit Dynamics' semantics (Box2D with its
 default 4 sub-steps, one thread, sleeping off, as its own benchmark runs). Each run settles the
 pyramid for 0.1 s and measures the next 0.4 s, before QixKit's animator can pause (a base-20
-pyramid comes to rest at 1.2 s). It prints CPU seconds per simulated second for both engines,
+pyramid comes to rest at 1.2 s). Each engine measures itself, inside its process, over the same
+steps (`qix sim --stats --stats-after 0.1`, and the driver's own clock), so loading and start-up
+are not counted. It prints CPU seconds per simulated second for both engines,
 their ratio (QixKit / Box2D, under 1 = QixKit faster), each process's peak resident memory,
 and the memory per body: the growth of the peak from the smallest base to the largest.
 
@@ -20,7 +22,7 @@ Box2D is built from its public source outside this repository and never committe
 The driver `box2d_pyramid.c` beside this script is compiled against that build. The machine is
 shared and noisy: each cell is the best of --runs. Standard library only.
 """
-import argparse, json, os, resource, subprocess, sys, tempfile
+import argparse, json, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -46,28 +48,24 @@ def pyramid_scene(base):
                            "boundaries": [{"id": "ground", "from": [-width, height], "to": [2 * width, height]}]}]}
 
 
-def timed(args):
-    """Stdout and CPU seconds of one run of `args`, as the kernel counts them for that child
-    (getrusage of the waited children, microsecond resolution)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    result = subprocess.run(args, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0:
-        sys.exit(f"box2d_compare: {' '.join(args)} failed: {result.stderr.strip()}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return result.stdout, cpu
-
-
 def qix_cell(qix, scene, runs):
-    """QixKit's CPU seconds per simulated second (best of `runs`) and peak KB."""
-    # The best of each length, then their difference: the start-up (loading 5050 items)
-    # cancels, and a minimum of differences would be biased low by the noise.
-    short = min(timed([qix, "sim", scene, "--duration", f"{SETTLE}"])[1] for _ in range(runs))
-    long = min(timed([qix, "sim", scene, "--duration", f"{SETTLE + MEASURE}"])[1] for _ in range(runs))
-    best = (long - short) / MEASURE
-    out = subprocess.run(["/usr/bin/time", "-f", "%M", qix, "sim", scene, "--duration", f"{SETTLE + MEASURE}"],
-                         capture_output=True, text=True)
-    return best, int(out.stderr.strip().splitlines()[-1])
+    """QixKit's CPU seconds per simulated second (best of `runs`) and peak KB, from `qix sim
+    --stats`: measured inside the process over the same steps as Box2D's driver, so neither
+    loading the scene nor starting the program is counted."""
+    best, peak = None, 0
+    for _ in range(runs):
+        result = subprocess.run([qix, "sim", scene, "--duration", f"{SETTLE + MEASURE}", "--stats",
+                                 "--stats-after", f"{SETTLE}", "-q"], capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"box2d_compare: qix sim {scene} failed: {result.stderr.strip()}")
+        line = next((l for l in result.stderr.splitlines() if l.startswith("stats: ")), None)
+        if line is None:
+            sys.exit(f"box2d_compare: qix sim printed no stats line (a qix older than --stats?)")
+        stats = json.loads(line[len("stats: "):])
+        value = stats["cpu_seconds_per_simulated_second"]
+        best = value if best is None else min(best, value)
+        peak = stats["peak_kb"]
+    return best, peak
 
 
 def box2d_cell(driver, base, runs):

@@ -35,6 +35,26 @@ struct SimCommandTests {
         #expect(again.stdoutLines.last == hashLine)
     }
 
+    @Test("--stats prints one JSON line on stderr: the steps after --stats-after, their CPU time and the peak memory")
+    func stats() throws {
+        let result = try QixProcess.run(["sim", Self.scene, "--duration", "1", "--stats", "--stats-after", "0.25", "--hash", "-q"])
+        #expect(result.status == 0)
+        let line = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("stats: ") })
+        let stats = try #require(JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any])
+        #expect(stats["items"] as? Int == 2)
+        #expect(stats["warm_up_seconds"] as? Double == 0.25)
+        #expect(stats["seconds"] as? Double == 0.75)
+        #expect(stats["steps"] as? Int == 90)
+        let cpu = try #require(stats["cpu_seconds"] as? Double)
+        #expect(cpu >= 0 && cpu < 60)
+        #expect(try #require(stats["peak_kb"] as? Int) > 0)
+        // The stats change nothing else: the same hash as without them.
+        let plain = try QixProcess.run(["sim", Self.scene, "--duration", "1", "--hash", "-q"])
+        #expect(result.stdoutLines.last == plain.stdoutLines.last)
+        let bad = try QixProcess.run(["sim", Self.scene, "--stats-after", "-1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--stats-after"))
+    }
+
     @Test("with the trace on stdout, the hash is its last JSON line, so the stream stays JSON lines")
     func traceOnStdout() throws {
         let result = try QixProcess.run(["sim", Self.scene, "--duration", "0.5", "--trace", "-", "--hash", "-q"])
