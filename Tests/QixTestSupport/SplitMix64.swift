@@ -1,5 +1,7 @@
 /// SplitMix64 (Steele, Lea and Flood): a small seeded generator, so that a test's random inputs
-/// are the same on every run and a failure reproduces from its seed.
+/// are the same on every run and a failure reproduces from its seed. QixEval's
+/// `SeededGenerator` is the same generator, but it is a library of the watermark stack, which
+/// the engine's and the cards' tests do not depend on.
 public struct SplitMix64: RandomNumberGenerator {
     /// The generator's whole state: the seed, advanced by one odd constant per draw.
     public var state: UInt64
