@@ -37,18 +37,23 @@ extension DynamicAnimator {
         }
     }
 
-    /// Makes room in the world for the bodies of the largest behavior's new items (most scenes
-    /// name every item in one behavior, so the body arrays are allocated once, at their size).
+    /// Makes room in the world for the bodies of the largest behavior's new items and for the
+    /// boundary segments of the collision behaviors (at most one per path point, four for the
+    /// reference bounds): most scenes name every item in one behavior, so the body arrays are
+    /// allocated once, at their size, before the items and then the boundaries are added.
     private func reserveNewBodies() {
-        var most = (bodies: 0, vertices: 0)
+        var most = (bodies: 0, vertices: 0), segments = 0
         for behavior in activeBehaviors {
             var new = (bodies: 0, vertices: 0)
             forEachBodyItem(behavior.involvedItems) { item in
                 if bodyIndex(of: item) == nil { new = (new.bodies + 1, new.vertices + item.vertexCount) }
             }
             if new.bodies > most.bodies { most = new }
+            if let c = behavior as? CollisionBehavior {
+                segments += (c.translatesReferenceBoundsIntoBoundary ? 4 : 0) + c.boundaries.reduce(0) { $0 + $1.points.count }
+            }
         }
-        if most.bodies > 0 { world.reserveBodies(most.bodies, vertices: most.vertices) }
+        if most.bodies + segments > 0 { world.reserveBodies(most.bodies + segments, vertices: most.vertices + 2 * segments) }
     }
 
     /// Materials: UIKit's effective defaults for every item body, before the item behaviors apply theirs.

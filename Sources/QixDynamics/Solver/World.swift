@@ -83,10 +83,18 @@ final class World {
     /// scene's items fill each body array in one allocation (growing by doubling would leave up
     /// to half of the largest arrays unused: 1.6 MB on the 5050-box pyramid).
     func reserveBodies(_ count: Int, vertices vertexCount: Int) {
-        bodies.reserveCapacity(bodies.count + count)
-        states.reserveCapacity(states.count + count)
-        vertices.reserveCapacity(vertices.count + vertexCount)
-        normals.reserveCapacity(normals.count + vertexCount)
+        World.reserve(&bodies, more: count)
+        World.reserve(&states, more: count)
+        World.reserve(&vertices, more: vertexCount)
+        World.reserve(&normals, more: vertexCount)
+    }
+
+    /// Room for `more` elements: exactly that many when the array is short of them, but at least
+    /// half its capacity again, so that bodies added a few at a time (a behavior per card) still
+    /// grow the arrays geometrically rather than copying them on every addition.
+    private static func reserve<Element>(_ array: inout [Element], more: Int) {
+        let needed = array.count + more
+        if needed > array.capacity { array.reserveCapacity(max(needed, array.capacity + array.capacity / 2)) }
     }
 
     /// Recomputes mass, inertia and centre of mass from density (mass 1 per 10 000 point^2 at density 1).
