@@ -10,8 +10,9 @@
 /// a drift: a cumulative sum, so one weak block in a marked passage does not stop it and
 /// one lucky block in unmarked audio does not carry it. Last, an end that stops short of a
 /// splice in the host (`HostChange`) is carried to the splice when the mark is present all
-/// the way to it: after MP3, quiet ambience keeps too little mark in a spot's last second for
-/// the half-second blocks to prove, but the stretch up to the splice taken whole does.
+/// the way to it and the stretch is unlike the audio after the splice: after MP3, quiet
+/// ambience keeps too little mark in a spot's last second for the half-second blocks to
+/// prove, but the stretch up to the splice taken whole does.
 struct MarkLocator {
     typealias P = WatermarkParameters
 
@@ -104,25 +105,32 @@ struct MarkLocator {
     static let spliceReach = 16...120
     /// The host change, dB, that counts as a splice.
     static let spliceChange: Float = 15
+    /// Hops after a splice (0.51 s) that the stretch carried over must differ from by
+    /// `spliceChange`: a pause in the next programme's speech is as large a change over
+    /// 0.26 s, but the stretch before it is that same speech.
+    static let spliceAfterHops = 32
     /// The z the stretch from the end to the splice must reach, scored as one block.
-    static let spliceEvidence: Float = 2
+    static let spliceEvidence: Float = 1.5
 
     /// `end` (local to the stretch that starts at global hop `lower`) carried to the host's
-    /// largest change within `spliceReach` beyond it, when that change is a splice and the
-    /// mark holds over the whole stretch up to it. Ends only: carried back the same way,
-    /// starts went 0.53-0.84 s early on 4 of 600 spots (to a change in the programme before
-    /// the spot) and 1 was fixed.
+    /// largest change within `spliceReach` beyond it, when that change is a splice, the
+    /// stretch up to it differs from the audio after it, and the mark holds over that whole
+    /// stretch. Ends only: carried back the same way, starts went 0.53-0.84 s early on 4 of
+    /// 600 spots (to a change in the programme before the spot) and 1 was fixed.
     static func splicedEnd(_ end: Int, _ scores: LocatorScores, _ spectra: HopSpectra, lower: Int) -> Int {
         let w = HostChange.windowHops
         // The candidate hops, kept where both change windows have audio.
         let first = end + spliceReach.lowerBound
         let last = min(end + spliceReach.upperBound, scores.count, spectra.endHop - lower - w)
         guard first <= last else { return end }
-        let host = HostChange(spectra, hops: (lower + first - w)..<(lower + last + w))
-        let splice = host.largestChange(in: w...(last - first + w))
-        let hop = first - w + splice.hop
-        guard splice.change >= spliceChange, scores.block(end..<hop).z >= spliceEvidence else { return end }
-        return hop
+        // Measured from the end (local hop 0) to the last candidate's after-window.
+        let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
+        let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
+        let splice = host.largestChange(in: (first - end)...(last - end))
+        let after = splice.hop..<min(splice.hop + spliceAfterHops, host.count)
+        guard splice.change >= spliceChange, host.difference(0..<splice.hop, after) >= spliceChange,
+              scores.block(end..<(end + splice.hop)).z >= spliceEvidence else { return end }
+        return end + splice.hop
     }
 
     /// Rounds of threshold re-estimation (it settles in two or three).
