@@ -112,11 +112,10 @@ struct MarkLocator {
     /// The z the stretch from the end to the splice must reach, scored as one block.
     static let spliceEvidence: Float = 1.5
 
-    /// `end` (local to the stretch that starts at global hop `lower`) carried to the host's
-    /// largest change within `spliceReach` beyond it, when that change is a splice, the
-    /// stretch up to it differs from the audio after it, and the mark holds over that whole
-    /// stretch. Ends only: carried back the same way, starts went 0.53-0.84 s early on 4 of
-    /// 600 spots (to a change in the programme before the spot) and 1 was fixed.
+    /// `end` (local to the stretch that starts at global hop `lower`) carried to the splice
+    /// (`splice(_:in:)`) within `spliceReach` beyond it, when the mark holds over the whole
+    /// stretch up to it. Ends only: carried back the same way, starts went 0.53-0.84 s early
+    /// on 4 of 600 spots (to a change in the programme before the spot) and 1 was fixed.
     static func splicedEnd(_ end: Int, _ scores: LocatorScores, _ spectra: HopSpectra, lower: Int) -> Int {
         let w = HostChange.windowHops
         // The candidate hops, kept where both change windows have audio.
@@ -126,11 +125,28 @@ struct MarkLocator {
         // Measured from the end (local hop 0) to the last candidate's after-window.
         let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
         let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
-        let splice = host.largestChange(in: (first - end)...(last - end))
-        let after = splice.hop..<min(splice.hop + spliceAfterHops, host.count)
-        guard splice.change >= spliceChange, host.difference(0..<splice.hop, after) >= spliceChange,
-              scores.block(end..<(end + splice.hop)).z >= spliceEvidence else { return end }
-        return end + splice.hop
+        guard let hop = splice(host, in: (first - end)...(last - end)),
+              scores.block(end..<(end + hop)).z >= spliceEvidence else { return end }
+        return end + hop
+    }
+
+    /// The largest change among `candidates` (hops of `host`, which starts at the end) that is
+    /// a splice: at least `spliceChange`, no smaller than any change up to `windowHops` after
+    /// it or before it (down to the first candidate), and parting the stretch before it from
+    /// the `spliceAfterHops` after it by `spliceChange`. Nil when none is. The largest change
+    /// alone can be a pause in the next programme's speech, 0.8 s past the splice.
+    static func splice(_ host: HostChange, in candidates: ClosedRange<Int>) -> Int? {
+        let w = HostChange.windowHops, low = candidates.lowerBound
+        let changes = (low...(candidates.upperBound + w)).map { host.change(at: $0) }
+        var best: (hop: Int, change: Float)?
+        for hop in candidates {
+            let change = changes[hop - low]
+            guard change >= spliceChange, change > best?.change ?? 0,
+                  (max(low, hop - w)...(hop + w)).allSatisfy({ changes[$0 - low] <= change }) else { continue }
+            let after = hop..<min(hop + spliceAfterHops, host.count)
+            if host.difference(0..<hop, after) >= spliceChange { best = (hop, change) }
+        }
+        return best?.hop
     }
 
     /// Rounds of threshold re-estimation (it settles in two or three).

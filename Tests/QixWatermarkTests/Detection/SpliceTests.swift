@@ -40,4 +40,15 @@ import Testing
         #expect(scores.block(100..<130).z == 3)
         #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 100)
     }
+
+    @Test func passesOverALargerPauseAfterTheSplice() {
+        // Hiss to the splice at hop 140, then speech with a deep 8-hop pause at 190: the pause
+        // is the largest change (25 dB against 20), but the stretch before it holds the hiss
+        // and the speech alike. The end is carried to the splice, the mark holding at z 1.75.
+        let spectra = Self.spectra(hops: 260) { h, _ in h < 140 ? 1e-4 : (190..<198).contains(h) ? 1e-7 : 1e-2 }
+        let host = HostChange(spectra, hops: 100..<260)
+        #expect(host.largestChange(in: 16...120).hop >= 80, "the pause, not the splice at 40")
+        let scores = Self.scores(hops: 260) { h in h < 140 ? 1.75 : 0 }
+        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 140)
+    }
 }
