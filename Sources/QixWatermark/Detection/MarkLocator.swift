@@ -122,7 +122,8 @@ struct MarkLocator {
         let first = end + spliceReach.lowerBound
         let last = min(end + spliceReach.upperBound, scores.count, spectra.endHop - lower - w)
         guard first <= last else { return end }
-        // Measured from the end (local hop 0) to the last candidate's after-window.
+        // Measured from the end (local hop 0) through the last candidate's after-window, which
+        // also holds the changes up to `windowHops` past it that decide whether it is a peak.
         let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
         let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
         guard let hop = splice(host, in: (first - end)...(last - end)),
