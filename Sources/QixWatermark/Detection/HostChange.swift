@@ -44,14 +44,21 @@ struct HostChange {
     /// The change at hop `hop` (local, from the first measured hop) in dB; 0 where either
     /// window would leave the stretch.
     func change(at hop: Int) -> Float {
-        let w = Self.windowHops, bands = Self.bandCount
+        let w = Self.windowHops
         guard hop >= w, hop + w <= count else { return 0 }
+        return difference((hop - w)..<hop, hop..<(hop + w))
+    }
+
+    /// The RMS over bands of the difference, in dB, between the mean band levels of hops `a`
+    /// and of hops `b` (local, non-empty, inside the stretch).
+    func difference(_ a: Range<Int>, _ b: Range<Int>) -> Float {
+        let bands = Self.bandCount
         var square: Float = 0
-        for b in 0..<bands {
-            var before: Float = 0, after: Float = 0
-            for h in (hop - w)..<hop { before += levels[h * bands + b] }
-            for h in hop..<(hop + w) { after += levels[h * bands + b] }
-            let difference = (after - before) / Float(w)
+        for band in 0..<bands {
+            var first: Float = 0, second: Float = 0
+            for h in a { first += levels[h * bands + band] }
+            for h in b { second += levels[h * bands + band] }
+            let difference = second / Float(b.count) - first / Float(a.count)
             square += difference * difference
         }
         return (square / Float(bands)).squareRoot()

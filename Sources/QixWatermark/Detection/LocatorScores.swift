@@ -48,10 +48,15 @@ struct LocatorScores {
                 }
             }
         }
+        self.init(total: total, data: data, shifted: shifted)
+    }
+
+    /// Scores already computed: `total` and `data` per hop, `shifts` `shifted` scores per hop.
+    init(total: [Float], data: [Float], shifted: [Float]) {
         self.total = total
         self.data = data
         self.shifted = shifted
-        self.noise = (0..<count).map { h in
+        self.noise = (0..<data.count).map { h in
             var square: Float = 0
             for j in 0..<Self.shifts { square += shifted[h * Self.shifts + j] * shifted[h * Self.shifts + j] }
             return (square / Float(Self.shifts)).squareRoot()

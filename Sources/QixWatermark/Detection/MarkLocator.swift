@@ -10,8 +10,9 @@
 /// a drift: a cumulative sum, so one weak block in a marked passage does not stop it and
 /// one lucky block in unmarked audio does not carry it. Last, an end that stops short of a
 /// splice in the host (`HostChange`) is carried to the splice when the mark is present all
-/// the way to it: after MP3, quiet ambience keeps too little mark in a spot's last second for
-/// the half-second blocks to prove, but the stretch up to the splice taken whole does.
+/// the way to it and the stretch is unlike the audio after the splice: after MP3, quiet
+/// ambience keeps too little mark in a spot's last second for the half-second blocks to
+/// prove, but the stretch up to the splice taken whole does.
 struct MarkLocator {
     typealias P = WatermarkParameters
 
@@ -104,25 +105,49 @@ struct MarkLocator {
     static let spliceReach = 16...120
     /// The host change, dB, that counts as a splice.
     static let spliceChange: Float = 15
+    /// Hops after a splice (0.51 s) that the stretch carried over must differ from by
+    /// `spliceChange`: a pause in the next programme's speech is as large a change over
+    /// 0.26 s, but the stretch before it is that same speech.
+    static let spliceAfterHops = 32
     /// The z the stretch from the end to the splice must reach, scored as one block.
-    static let spliceEvidence: Float = 2
+    static let spliceEvidence: Float = 1.5
 
-    /// `end` (local to the stretch that starts at global hop `lower`) carried to the host's
-    /// largest change within `spliceReach` beyond it, when that change is a splice and the
-    /// mark holds over the whole stretch up to it. Ends only: carried back the same way,
-    /// starts went 0.53-0.84 s early on 4 of 600 spots (to a change in the programme before
-    /// the spot) and 1 was fixed.
+    /// `end` (local to the stretch that starts at global hop `lower`) carried to the splice
+    /// (`splice(_:in:)`) within `spliceReach` beyond it, when the mark holds over the whole
+    /// stretch up to it. Ends only: carried back the same way, starts went 0.53-0.84 s early
+    /// on 4 of 600 spots (to a change in the programme before the spot) and 1 was fixed.
     static func splicedEnd(_ end: Int, _ scores: LocatorScores, _ spectra: HopSpectra, lower: Int) -> Int {
         let w = HostChange.windowHops
         // The candidate hops, kept where both change windows have audio.
         let first = end + spliceReach.lowerBound
         let last = min(end + spliceReach.upperBound, scores.count, spectra.endHop - lower - w)
         guard first <= last else { return end }
-        let host = HostChange(spectra, hops: (lower + first - w)..<(lower + last + w))
-        let splice = host.largestChange(in: w...(last - first + w))
-        let hop = first - w + splice.hop
-        guard splice.change >= spliceChange, scores.block(end..<hop).z >= spliceEvidence else { return end }
-        return hop
+        // Measured from the end (local hop 0) through the last candidate's after-window, which
+        // also holds the changes up to `windowHops` past it that decide whether it is a peak.
+        let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
+        let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
+        guard let hop = splice(host, in: (first - end)...(last - end)),
+              scores.block(end..<(end + hop)).z >= spliceEvidence else { return end }
+        return end + hop
+    }
+
+    /// The largest change among `candidates` (hops of `host`, which starts at the end) that is
+    /// a splice: at least `spliceChange`, no smaller than any change up to `windowHops` after
+    /// it or before it (down to the first candidate), and parting the stretch before it from
+    /// the `spliceAfterHops` after it by `spliceChange`. Nil when none is. The largest change
+    /// alone can be a pause in the next programme's speech, 0.8 s past the splice.
+    static func splice(_ host: HostChange, in candidates: ClosedRange<Int>) -> Int? {
+        let w = HostChange.windowHops, low = candidates.lowerBound
+        let changes = (low...(candidates.upperBound + w)).map { host.change(at: $0) }
+        var best: (hop: Int, change: Float)?
+        for hop in candidates {
+            let change = changes[hop - low]
+            guard change >= spliceChange, change > best?.change ?? 0,
+                  (max(low, hop - w)...(hop + w)).allSatisfy({ changes[$0 - low] <= change }) else { continue }
+            let after = hop..<min(hop + spliceAfterHops, host.count)
+            if host.difference(0..<hop, after) >= spliceChange { best = (hop, change) }
+        }
+        return best?.hop
     }
 
     /// Rounds of threshold re-estimation (it settles in two or three).

@@ -42,6 +42,14 @@ import Testing
         #expect(change.change(at: 30) == 0)
     }
 
+    @Test func differenceIsTheRMSOverBandsOfTheMeanLevels() {
+        let spectra = Self.spectra(hops: 40, splice: 20, before: { _ in 1e-4 }, after: { _ in 1e-2 })
+        let host = HostChange(spectra, hops: 0..<40)
+        #expect(abs(host.difference(0..<20, 20..<40) - 20) < 0.01)
+        #expect(abs(host.difference(10..<30, 20..<40) - 10) < 0.01)
+        #expect(host.difference(0..<10, 10..<20) < 0.01)
+    }
+
     @Test func bandEdgesRiseAndStayInsideTheStoredBins() {
         let edges = HostChange.bandEdges()
         #expect(edges.count == HostChange.bandCount + 1)

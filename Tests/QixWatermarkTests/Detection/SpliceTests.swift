@@ -1,0 +1,54 @@
+import Testing
+@testable import QixWatermark
+
+/// `MarkLocator.splicedEnd`: an end that stops short of a splice is carried to it when the mark
+/// holds up to it, and not to a pause in the next programme's speech.
+@Suite struct SpliceTests {
+    /// Hop spectra whose hop h has power `level(h, bin)` in every stored bin.
+    static func spectra(hops: Int, level: (Int, Int) -> Float) -> HopSpectra {
+        var spectra = HopSpectra()
+        for h in 0..<hops {
+            for bin in HopSpectra.lowBin..<HopSpectra.highBin { spectra.power.append(level(h, bin)) }
+        }
+        return spectra
+    }
+
+    /// Scores whose data tiles score `mark(h)` at hop h and whose shifted patterns score +1
+    /// and -1 in turn, so that a block of hops that all score m has z = m.
+    static func scores(hops: Int, mark: (Int) -> Float) -> LocatorScores {
+        let data = (0..<hops).map(mark)
+        let shifted = (0..<(hops * LocatorScores.shifts)).map { $0 % LocatorScores.shifts % 2 == 0 ? Float(1) : -1 }
+        return LocatorScores(total: data, data: data, shifted: shifted)
+    }
+
+    @Test func carriesAWeakTailToTheSplice() {
+        // Quiet hiss up to hop 140, then a programme loud in its low bands; the mark holds to
+        // the splice at z 1.75, too weak for the half-second blocks, and the end stopped at 100.
+        let spectra = Self.spectra(hops: 240) { h, bin in h < 140 ? 1e-4 : bin < 80 ? 1e-1 : 1e-3 }
+        let scores = Self.scores(hops: 240) { h in h < 140 ? 1.75 : 0 }
+        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 140)
+    }
+
+    @Test func staysBeforeAPauseInTheNextProgrammesSpeech() {
+        // The spot ends at hop 100 into speech that pauses for 8 hops (0.13 s) at 130: over
+        // 0.26 s windows the pause is a change of 20 dB, larger than a splice, but the speech
+        // before it is the speech after it. The speech scores z 3 by chance: still not carried.
+        let spectra = Self.spectra(hops: 240) { h, _ in h < 100 ? 1e-4 : (130..<138).contains(h) ? 1e-6 : 1e-2 }
+        let host = HostChange(spectra, hops: 100..<240)
+        #expect(host.largestChange(in: 16...120).change >= MarkLocator.spliceChange)
+        let scores = Self.scores(hops: 240) { _ in 3 }
+        #expect(scores.block(100..<130).z == 3)
+        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 100)
+    }
+
+    @Test func passesOverALargerPauseAfterTheSplice() {
+        // Hiss to the splice at hop 140, then speech with a deep 8-hop pause at 190: the pause
+        // is the largest change (25 dB against 20), but the stretch before it holds the hiss
+        // and the speech alike. The end is carried to the splice, the mark holding at z 1.75.
+        let spectra = Self.spectra(hops: 260) { h, _ in h < 140 ? 1e-4 : (190..<198).contains(h) ? 1e-7 : 1e-2 }
+        let host = HostChange(spectra, hops: 100..<260)
+        #expect(host.largestChange(in: 16...120).hop >= 80, "the pause, not the splice at 40")
+        let scores = Self.scores(hops: 260) { h in h < 140 ? 1.75 : 0 }
+        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 140)
+    }
+}
