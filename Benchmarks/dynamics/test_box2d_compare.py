@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Tests of box2d_compare.py's pyramid: the QixKit scene is Box2D's pyramid in points, the
-layout of corpus/scenes/pyramid-5050.json, so both engines run the same bodies.
+"""Tests of box2d_compare.py: the QixKit scene is Box2D's pyramid in points, the layout of
+corpus/scenes/pyramid-5050.json, so both engines run the same bodies; and QixKit's figures are
+read from `qix sim --stats` (a stand-in qix script prints the lines).
 
     python3 Benchmarks/dynamics/test_box2d_compare.py
 """
@@ -43,6 +44,36 @@ class PyramidSceneTests(unittest.TestCase):
             x, y = item["center"]
             self.assertTrue(50 <= x <= width - 50 and 50 <= y <= height - 50, item)
         self.assertEqual(scene["behaviors"][0]["items"], [i["id"] for i in scene["items"]])
+
+
+class QixCellTests(unittest.TestCase):
+    """qix_cell reads `qix sim --stats`: the best CPU per simulated second of its runs and the
+    peak, from the `stats:` line among other stderr lines; a qix without --stats is an error."""
+
+    def fake_qix(self, script):
+        import stat, tempfile
+        directory = tempfile.mkdtemp(prefix="fake-qix-")
+        path = os.path.join(directory, "qix")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + script)
+        os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        return path
+
+    def test_best_of_runs_and_peak(self):
+        counter = os.path.join(os.path.dirname(self.fake_qix("")), "n")
+        qix = self.fake_qix(
+            f'n=$(cat {counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > {counter}\n'
+            'echo "qix: simulated 30 frames" >&2\n'
+            'echo "stats: {\\"cpu_seconds_per_simulated_second\\": 0.$((5-n)), \\"peak_kb\\": 1000$n}" >&2\n')
+        best, peak = box2d_compare.qix_cell(qix, "scene.json", 3)
+        self.assertAlmostEqual(best, 0.2)
+        self.assertEqual(peak, 10003)
+
+    def test_missing_stats_line_is_an_error(self):
+        qix = self.fake_qix('echo "qix: simulated 30 frames" >&2\n')
+        with self.assertRaises(SystemExit) as caught:
+            box2d_compare.qix_cell(qix, "scene.json", 1)
+        self.assertIn("no stats line", str(caught.exception))
 
 
 if __name__ == "__main__":
