@@ -35,6 +35,8 @@ struct CardsCommand: ParsableCommand {
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
     var frameHashes: String?
 
+    @OptionGroup var statsOptions: RunStatsOptions
+
     @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
@@ -66,7 +68,9 @@ struct CardsCommand: ParsableCommand {
         // The player needs no more than 30 frames/s, which keeps a long deck's page small.
         let stride = max(1, Int((parsedDeck.frameRate / 30).rounded()))
         var snapshots: [(Int, Double, FrameSketch)] = []
+        var cost = statsOptions.counter(frameRate: parsedDeck.frameRate)
         try cards.run(duration: duration) { events in
+            cost.frameDone(cards.frame)
             if let divergence = cards.animator.divergence { throw DivergenceFailure.error(divergence) }
             try hashWriter?.line("\(cards.frame) \(StateHash.hex(StateHash.of(cards.allCards)))")
             if output.trace != nil {
@@ -88,6 +92,7 @@ struct CardsCommand: ParsableCommand {
         try writer?.commit()
         try hashWriter?.commit()
         if let render { try write(render: render, screen: screen, snapshots: snapshots, animation: animation) }
+        statsOptions.report(cost, frames: cards.frame, frameRate: parsedDeck.frameRate, items: cards.allCards.count)
         StandardError.info("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
         output.printHash(StateHash.of(cards.allCards))
     }

@@ -35,19 +35,12 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Write 'frame hash' lines (the --hash of every frame) to this file, to find where two runs diverge.")
     var frameHashes: String?
 
-    @Flag(help: ArgumentHelp(
-        "At the end, print on stderr a 'stats:' line of JSON: the CPU seconds of the run, per simulated second and per world step, and the peak resident memory.",
-        discussion: "Measured inside the process, so loading the scene is not counted; with --stats-after, nor are the first seconds of the run."))
-    var stats = false
-
-    @Option(help: "Count the CPU time of --stats from this simulated time on (seconds; default 0).")
-    var statsAfter: Double = 0
+    @OptionGroup var statsOptions: RunStatsOptions
 
     @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 3600) { throw ValidationError("--duration must be in (0, 3600] seconds") }
-        if !(statsAfter >= 0 && statsAfter <= 3600) { throw ValidationError("--stats-after must be in [0, 3600] seconds") }
         if renderAt.contains(where: { !($0 >= 0 && $0 <= 3600) }) { throw ValidationError("--render-at times must be in [0, 3600] seconds") }
         if let render, !render.hasSuffix(".svg") { throw ValidationError("--render needs a .svg file (the film strip is SVG)") }
     }
@@ -72,7 +65,7 @@ struct SimCommand: ParsableCommand {
             chosen = Array(Set(renderAt.map { min(frames, max(1, Int(($0 * world.frameRate - 1e-9).rounded(.up)))) })).sorted()
         }
         var nextChosen = 0
-        var cost = SimStats(warmUp: min(statsAfter, Double(frames) / world.frameRate), frameRate: world.frameRate)
+        var cost = statsOptions.counter(frameRate: world.frameRate, seconds: Double(frames) / world.frameRate)
         for _ in 0..<frames {
             let events = world.advanceFrame()
             cost.frameDone(world.frame)
@@ -94,7 +87,7 @@ struct SimCommand: ParsableCommand {
             try out.write(strip.svg())
             try out.commit()
         }
-        if stats { StandardError.line("stats: " + cost.line(frames: frames, frameRate: world.frameRate, items: world.items.count)) }
+        statsOptions.report(cost, frames: frames, frameRate: world.frameRate, items: world.items.count)
         StandardError.info("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
         output.printHash(StateHash.of(world.items))
     }

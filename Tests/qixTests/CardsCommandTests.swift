@@ -47,6 +47,23 @@ struct CardsCommandTests {
         #expect(stripDocument.rootElement()?.name == "svg")
     }
 
+    @Test("--stats prints what the deck's run cost as one JSON line on stderr, and changes nothing else")
+    func stats() throws {
+        let arguments = ["cards", "\(Self.dir)/two-pages.deck.json", "--gestures", "\(Self.dir)/fling-both.gestures.json", "--hash", "-q"]
+        let result = try QixProcess.run(arguments + ["--stats", "--stats-after", "0.5"])
+        #expect(result.status == 0)
+        let line = try #require(result.stderrLines.last { $0.hasPrefix("stats: ") })
+        let stats = try #require(JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any])
+        #expect(stats["warm_up_seconds"] as? Double == 0.5)
+        let seconds = try #require(stats["seconds"] as? Double)
+        #expect(seconds > 0)
+        // Steps of 1/120 s over the measured seconds.
+        #expect(stats["steps"] as? Int == Int((seconds * 120).rounded()))
+        #expect(try #require(stats["peak_kb"] as? Int) > 0)
+        let plain = try QixProcess.run(arguments)
+        #expect(result.stdoutLines.last == plain.stdoutLines.last)
+    }
+
     @Test("gestures out of time order are reported with their JSON path")
     func badGestures() throws {
         let out = try QixProcess.temporaryDirectory()

@@ -7,11 +7,11 @@ import QixDynamics
 import QixEval
 import QixMarkup
 
-/// `qix sim --stats`: what the simulation cost, measured inside the process (as Box2D's own
-/// benchmark measures itself), so that loading the scene and starting the program are not
-/// counted: the CPU seconds of the frames after a warm-up, per world step, and the peak
-/// resident memory.
-struct SimStats {
+/// `--stats` of `qix sim` and `qix cards`: what the run cost, measured inside the process (as
+/// Box2D's own benchmark measures itself), so that loading the scene and starting the program
+/// are not counted: the CPU seconds of the frames after a warm-up, per world step, and the
+/// peak resident memory.
+struct RunStats {
     /// Frames not counted: those up to the warm-up time.
     let warmUpFrames: Int
     private var start: Double
@@ -29,7 +29,8 @@ struct SimStats {
 
     /// The JSON line for a run of `frames` frames of `items` items, read when the run ends.
     func line(frames: Int, frameRate: Double, items: Int) -> String {
-        let cpu = ProcessClock.cpuSeconds() - start
+        // A run that ended within its warm-up measured nothing.
+        let cpu = frames > warmUpFrames ? ProcessClock.cpuSeconds() - start : 0
         let seconds = Double(max(0, frames - warmUpFrames)) / frameRate
         let steps = (seconds / PhysicsConstants.stepDuration).rounded()
         var line = JSONLine()
