@@ -13,7 +13,7 @@ struct PolyphaseResamplerTests {
     }
 
     static func decimate(_ samples: [Float], from rate: Int) throws -> [Float] {
-        try convert(samples, with: try #require(detectorDecimator(from: rate)))
+        convert(samples, with: try #require(detectorDecimator(from: rate)))
     }
 
     /// The whole of `samples` through `converter` in one block, flushed.

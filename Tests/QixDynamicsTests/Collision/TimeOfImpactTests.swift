@@ -82,7 +82,7 @@ import Testing
         let start = box.center
         box.velocity = Vector2(3000, 0)
         animator.updateItem(usingCurrentState: box)
-        for _ in 0..<10 { animator.advance(by: PhysicsConstants.stepDuration) }
+        for _ in 0..<10 { _ = animator.advance(by: PhysicsConstants.stepDuration) }
         #expect(abs(box.center.x - start.x - 250) < 1, "moved \(box.center.x - start.x)")
         #expect(abs(box.center.y - start.y) < 0.5)
     }

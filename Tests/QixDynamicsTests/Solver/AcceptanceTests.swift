@@ -44,7 +44,7 @@ import Testing
             box.angularVelocity = 0
             animator.updateItem(usingCurrentState: box)
             for _ in 0..<60 {
-                animator.advance(by: 1.0 / 120)
+                _ = animator.advance(by: 1.0 / 120)
                 deepest = max(deepest, box.center.y + size.y / 2 - 1000)
             }
         }
@@ -72,7 +72,7 @@ import Testing
             let phase = Double((f / 6) % 2 == 0 ? f % 6 : 6 - f % 6)
             hand.anchorPoint = Vector2(700 + 100 * phase, 700 + 100 * phase)
             let before = b.center
-            animator.advance(by: 1.0 / 60)
+            _ = animator.advance(by: 1.0 / 60)
             travelled += (b.center - before).length
             worst = max(worst, abs((b.center - a.center).length - 200) / 200)
         }
