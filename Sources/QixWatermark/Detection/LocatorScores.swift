@@ -16,9 +16,6 @@ struct LocatorScores {
     /// `shifts` scores per hop: the data tiles' score with the pattern of slot s + j
     /// (j = 1 ... shifts) in place of slot s's.
     let shifted: [Float]
-    /// Every hop's noise: the RMS of its `shifted` scores, the spread its data score would
-    /// have without the mark.
-    let noise: [Float]
     /// Other slots of the frame whose patterns serve as the unmarked reference.
     static let shifts = P.slotsPerFrame - 1
 
@@ -56,16 +53,22 @@ struct LocatorScores {
         self.total = total
         self.data = data
         self.shifted = shifted
-        self.noise = (0..<data.count).map { h in
-            var square: Float = 0
-            for j in 0..<Self.shifts { square += shifted[h * Self.shifts + j] * shifted[h * Self.shifts + j] }
-            return (square / Float(Self.shifts)).squareRoot()
-        }
+    }
+
+    /// Hop `h`'s noise: the RMS of its `shifted` scores, the spread its data score would have
+    /// without the mark. Computed when asked: only the hops around an extended edge need it.
+    func noise(at h: Int) -> Float {
+        var square: Float = 0
+        for j in 0..<Self.shifts { square += shifted[h * Self.shifts + j] * shifted[h * Self.shifts + j] }
+        return (square / Float(Self.shifts)).squareRoot()
     }
 
     /// The data score of `hops` in units of each hop's noise.
     func normalized(_ hops: Range<Int>) -> [Float] {
-        hops.map { noise[$0] > 0 ? data[$0] / noise[$0] : 0 }
+        hops.map { h in
+            let noise = noise(at: h)
+            return noise > 0 ? data[h] / noise : 0
+        }
     }
 
     /// Hops scored.
