@@ -64,16 +64,6 @@ struct HostChange {
         return (square / Float(bands)).squareRoot()
     }
 
-    /// The hop of `hops` (local) where the change is largest, with that change.
-    func largestChange(in hops: ClosedRange<Int>) -> (hop: Int, change: Float) {
-        var best = (hop: hops.lowerBound, change: Float(0))
-        for hop in hops {
-            let value = change(at: hop)
-            if value > best.change { best = (hop, value) }
-        }
-        return best
-    }
-
     /// Band edges (stored bins), spaced by equal frequency ratios, each band at least a bin.
     static func bandEdges() -> [Int] {
         let low = Double(firstBin), high = Double(HopSpectra.highBin)

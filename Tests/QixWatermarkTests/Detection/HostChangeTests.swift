@@ -57,3 +57,16 @@ import Testing
         #expect(edges.first == HostChange.firstBin && edges.last == HopSpectra.highBin)
     }
 }
+
+extension HostChange {
+    /// The hop of `hops` (local) where the change is largest, with that change: what the tests
+    /// read of a stretch (`MarkLocator.splice` asks more of a splice than the largest change).
+    func largestChange(in hops: ClosedRange<Int>) -> (hop: Int, change: Float) {
+        var best = (hop: hops.lowerBound, change: Float(0))
+        for hop in hops {
+            let value = change(at: hop)
+            if value > best.change { best = (hop, value) }
+        }
+        return best
+    }
+}
