@@ -17,18 +17,7 @@ extension JointSolver {
         let mA = bodies[j.a].invMass, iA = bodies[j.a].invInertia
         let mB = bodies[j.b].invMass, iB = bodies[j.b].invInertia
         var sA = states[j.a], sB = states[j.b]
-        let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
-        let Cdot = (sB.v + crossSV(sB.w, rB)) - (sA.v + crossSV(sA.w, rA))
-        let separation = (sB.dp - sA.dp) + (rB - rA) + j.deltaCenter
-        let soft = j.springSoftness
-        let solved = JointSolver.pointMassSolve(Cdot + soft.biasRate * separation, rA, rB, mA: mA, iA: iA, mB: mB,
-                                                iB: iB)
-        let impulse = -soft.massScale * solved - soft.impulseScale * j.linearImpulse
-        j.linearImpulse += impulse
-        sA.v -= mA * impulse
-        sA.w -= iA * rA.cross(impulse)
-        sB.v += mB * impulse
-        sB.w += iB * rB.cross(impulse)
+        solvePointLock(&j, &sA, &sB, mA: mA, iA: iA, mB: mB, iB: iB, softness: j.springSoftness)
         if mA > 0 || iA > 0 { states[j.a] = sA }
         if mB > 0 || iB > 0 { states[j.b] = sB }
     }

@@ -164,7 +164,7 @@ struct JointSolver {
         } else {
             solveAngleLock(&j, &sA, &sB, iA: iA, iB: iB, useBias: useBias)
         }
-        solvePointLock(&j, &sA, &sB, mA: mA, iA: iA, mB: mB, iB: iB, useBias: useBias)
+        solvePointLock(&j, &sA, &sB, mA: mA, iA: iA, mB: mB, iB: iB, softness: useBias ? jointSoftness : nil)
         states[j.a] = sA
         states[j.b] = sB
     }
@@ -214,19 +214,19 @@ struct JointSolver {
         sB.w += iB * impulse
     }
 
-    /// The shared point: a 2 x 2 solve of the anchors' relative velocity (plus their
-    /// separation while biased).
+    /// The shared point: a 2 x 2 solve of the anchors' relative velocity, plus their separation
+    /// under `softness` (the joints' while biased, a point spring's own in every pass; nil: rigid).
     @inline(__always)
-    private func solvePointLock(_ j: inout Joint, _ sA: inout BodyState, _ sB: inout BodyState, mA: Double, iA: Double,
-                                mB: Double, iB: Double, useBias: Bool) {
+    func solvePointLock(_ j: inout Joint, _ sA: inout BodyState, _ sB: inout BodyState, mA: Double, iA: Double,
+                        mB: Double, iB: Double, softness: Softness?) {
         let rA = sA.dq.rotate(j.rA), rB = sB.dq.rotate(j.rB)
         let Cdot = (sB.v + crossSV(sB.w, rB)) - (sA.v + crossSV(sA.w, rA))
         var bias = Vector2.zero, massScale = 1.0, impulseScale = 0.0
-        if useBias {
+        if let softness {
             let separation = (sB.dp - sA.dp) + (rB - rA) + j.deltaCenter
-            bias = jointSoftness.biasRate * separation
-            massScale = jointSoftness.massScale
-            impulseScale = jointSoftness.impulseScale
+            bias = softness.biasRate * separation
+            massScale = softness.massScale
+            impulseScale = softness.impulseScale
         }
         let solved = JointSolver.pointMassSolve(Cdot + bias, rA, rB, mA: mA, iA: iA, mB: mB, iB: iB)
         let impulse = -massScale * solved - impulseScale * j.linearImpulse
