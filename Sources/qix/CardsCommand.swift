@@ -92,7 +92,7 @@ struct CardsCommand: ParsableCommand {
         try writer?.commit()
         try hashWriter?.commit()
         if let render { try write(render: render, screen: screen, snapshots: snapshots, animation: animation) }
-        statsOptions.report(cost, frames: cards.frame, frameRate: parsedDeck.frameRate, items: cards.allCards.count)
+        statsOptions.report(cost, frames: cards.frame, items: cards.allCards.count)
         StandardError.info("qix: ran \(cards.frame) frames (\(JSONLine.number(cards.time)) s)\(cards.isFinished ? ", deck finished" : "")")
         output.printHash(StateHash.of(cards.allCards))
     }

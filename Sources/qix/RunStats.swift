@@ -12,12 +12,15 @@ import QixMarkup
 /// are not counted: the CPU seconds of the frames after a warm-up, per world step, and the
 /// peak resident memory.
 struct RunStats {
+    /// Display frames per simulated second.
+    let frameRate: Double
     /// Frames not counted: those up to the warm-up time.
     let warmUpFrames: Int
     private var start: Double
 
     /// Starts counting now, or once `warmUp` simulated seconds have been run.
     init(warmUp seconds: Double, frameRate: Double) {
+        self.frameRate = frameRate
         warmUpFrames = Int((seconds * frameRate).rounded())
         start = ProcessClock.cpuSeconds()
     }
@@ -28,7 +31,7 @@ struct RunStats {
     }
 
     /// The JSON line for a run of `frames` frames of `items` items, read when the run ends.
-    func line(frames: Int, frameRate: Double, items: Int) -> String {
+    func line(frames: Int, items: Int) -> String {
         // A run that ended within its warm-up measured nothing.
         let cpu = frames > warmUpFrames ? ProcessClock.cpuSeconds() - start : 0
         let seconds = Double(max(0, frames - warmUpFrames)) / frameRate

@@ -22,7 +22,7 @@ struct RunStatsOptions: ParsableArguments {
     }
 
     /// Prints the `stats:` line when `--stats` asked for it.
-    func report(_ counter: RunStats, frames: Int, frameRate: Double, items: Int) {
-        if stats { StandardError.line("stats: " + counter.line(frames: frames, frameRate: frameRate, items: items)) }
+    func report(_ counter: RunStats, frames: Int, items: Int) {
+        if stats { StandardError.line("stats: " + counter.line(frames: frames, items: items)) }
     }
 }

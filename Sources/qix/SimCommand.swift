@@ -87,7 +87,7 @@ struct SimCommand: ParsableCommand {
             try out.write(strip.svg())
             try out.commit()
         }
-        statsOptions.report(cost, frames: frames, frameRate: world.frameRate, items: world.items.count)
+        statsOptions.report(cost, frames: frames, items: world.items.count)
         StandardError.info("qix: simulated \(frames) frames (\(JSONLine.number(Double(frames) / world.frameRate)) s) of \(world.items.count) items")
         output.printHash(StateHash.of(world.items))
     }
