@@ -1,6 +1,6 @@
 /// The rigid-body world: bodies, joints and contacts advanced by Box2D v3's soft step
 /// (sub-stepping, soft contacts, warm starting, relaxation, restitution) plus continuous
-/// continuous collision of fast bodies against static shapes and, when they move far enough,
+/// collision of fast bodies against static shapes and, when they move far enough,
 /// against moving ones. Everything runs in creation order.
 final class World {
     var bodies: [Body] = []
