@@ -1,6 +1,6 @@
-/// One candidate playback speed of the search: where each watermark half band lands in
-/// the received spectrum (bins scale with the speed), and the per-hop band statistics
-/// computed through that map.
+/// One candidate playback speed and band layout of the search: where each group of a
+/// watermark half band lands in the received spectrum (bins scale with the speed), and the
+/// per-hop band statistics computed through that map.
 ///
 /// A recording played `speed` times faster has every frequency multiplied by `speed`
 /// and every duration divided by it; the detector undoes the frequency part here and
@@ -14,27 +14,33 @@ struct SpeedScale {
     typealias P = WatermarkParameters
     /// Received-over-original speed (1.03 = played 3 % faster).
     let speed: Double
+    /// How the bands divide into up and down halves (the format family searched).
+    let layout: BandLayout
     /// Group edges (group g spans edges g and g + 1): the stored bin each edge falls in,
     /// and how far through that bin it lies (0 = its lower end).
     private let edgeBins: [Int]
     private let edgeFractions: [Double]
 
     /// Up/down groups per frame row.
-    static let groupCount = 2 * P.bandCount * P.binsPerHalfBand / P.binsPerGroup
+    var groupCount: Int { P.bandCount * layout.groupsPerBand }
     /// The half band (2 b = band b's up half, 2 b + 1 its down half) of each group.
-    static let groupHalves: [Int] = {
-        let groupsPerBand = groupCount / P.bandCount
-        return (0..<groupCount).map { 2 * ($0 / groupsPerBand) + ($0 % groupsPerBand) % 2 }
-    }()
+    var groupHalves: [Int] {
+        let groupsPerBand = layout.groupsPerBand
+        return (0..<groupCount).map { g in
+            let band = g / groupsPerBand
+            return 2 * band + (layout.isUp(band: band, group: g % groupsPerBand) ? 0 : 1)
+        }
+    }
 
     /// Builds the edge map for `speed`: each group's interval of bin centres, scaled.
-    init(speed: Double) {
+    init(speed: Double, layout: BandLayout = .halves) {
         self.speed = speed
+        self.layout = layout
         let width = HopSpectra.width
         var bins: [Int] = [], fractions: [Double] = []
-        for edge in 0...Self.groupCount {
+        for edge in 0...(P.bandCount * layout.groupsPerBand) {
             // Stored bin j covers [j - 0.5, j + 0.5] in stored-bin units.
-            let x = speed * (Double(P.firstBin + edge * P.binsPerGroup) - 0.5) - Double(HopSpectra.lowBin)
+            let x = speed * (Double(P.firstBin + edge * layout.binsPerGroup) - 0.5) - Double(HopSpectra.lowBin)
             let position = min(max(x + 0.5, 0), Double(width))
             let bin = min(width - 1, Int(position.rounded(.down)))
             bins.append(bin)
@@ -81,28 +87,42 @@ struct SpeedScale {
     /// `statistics` runs without bounds checks or allocation.
     private struct StatisticsScratch {
         let scaleCount: Int
-        /// Every scale's `edgeBins` and `edgeFractions`, scale after scale.
+        /// Every scale's `edgeBins` and `edgeFractions`, scale after scale; scale s's start
+        /// at `edgeStart[s]` and its group count in `groupCounts[s]`.
         let edgeBins: UnsafeMutableBufferPointer<Int>, edgeFractions: UnsafeMutableBufferPointer<Double>
+        let edgeStart: UnsafeMutableBufferPointer<Int>, groupCounts: UnsafeMutableBufferPointer<Int>
         /// The bands' noise floors.
         let floors: UnsafeMutableBufferPointer<Float>
-        /// `groupHalves`, and whether it is one up and one down group per band (no accumulation).
-        let halves: UnsafeMutableBufferPointer<Int>, alternating: Bool
+        /// Every scale's `groupHalves` (from `edgeStart[s] - s`), and whether a scale's layout is
+        /// one up and one down group per band (no accumulation).
+        let halves: UnsafeMutableBufferPointer<Int>, alternating: UnsafeMutableBufferPointer<Bool>
         /// One hop's running sums (0 first), the integral at each group edge, and each half band's energy.
         let cumulative: UnsafeMutableBufferPointer<Double>, edgeValues: UnsafeMutableBufferPointer<Double>
         let half: UnsafeMutableBufferPointer<Double>
 
         init(_ scales: [SpeedScale], floors floorValues: [Float]) {
-            let edges = SpeedScale.groupCount + 1
             scaleCount = scales.count
-            edgeBins = .allocate(capacity: scales.count * edges)
-            edgeFractions = .allocate(capacity: scales.count * edges)
+            let counts = scales.map(\.groupCount)
+            let edges = counts.reduce(0) { $0 + $1 + 1 }
+            edgeBins = .allocate(capacity: edges)
+            edgeFractions = .allocate(capacity: edges)
+            edgeStart = .allocate(capacity: scales.count)
+            groupCounts = .allocate(capacity: scales.count)
             floors = .allocate(capacity: P.bandCount)
             cumulative = .allocate(capacity: HopSpectra.width + 1)
-            edgeValues = .allocate(capacity: edges)
+            edgeValues = .allocate(capacity: (counts.max() ?? 0) + 1)
             half = .allocate(capacity: 2 * P.bandCount)
-            halves = .allocate(capacity: SpeedScale.groupCount)
-            _ = halves.initialize(from: SpeedScale.groupHalves)
-            alternating = SpeedScale.groupHalves == Array(0..<SpeedScale.groupCount)
+            halves = .allocate(capacity: edges - scales.count)
+            alternating = .allocate(capacity: scales.count)
+            var start = 0
+            for (s, scale) in scales.enumerated() {
+                edgeStart[s] = start
+                groupCounts[s] = counts[s]
+                let groupHalves = scale.groupHalves
+                alternating[s] = groupHalves == Array(0..<counts[s])
+                for g in 0..<counts[s] { halves[start - s + g] = groupHalves[g] }
+                start += counts[s] + 1
+            }
             _ = edgeBins.initialize(from: scales.flatMap(\.edgeBins))
             _ = edgeFractions.initialize(from: scales.flatMap(\.edgeFractions))
             _ = floors.initialize(from: floorValues)
@@ -111,7 +131,8 @@ struct SpeedScale {
 
         func deallocate() {
             for buffer in [edgeFractions, cumulative, edgeValues, half] { buffer.deallocate() }
-            edgeBins.deallocate()
+            for buffer in [edgeBins, edgeStart, groupCounts] { buffer.deallocate() }
+            alternating.deallocate()
             floors.deallocate()
             halves.deallocate()
         }
@@ -137,7 +158,7 @@ struct SpeedScale {
                             runningSums(of: row.baseAddress!, count: width, into: scratch.cumulative.baseAddress! + 1)
                             for s in 0..<scratch.scaleCount {
                                 edgeIntegrals(of: row, scale: s, scratch: scratch)
-                                halfBandEnergies(scratch: scratch)
+                                halfBandEnergies(scale: s, scratch: scratch)
                                 storeBands(scratch: scratch, statistic: out.baseAddress! + (s * plane + h * bands),
                                            weight: weightsOut.baseAddress! + (s * plane + h * bands),
                                            totals: blockTotals.baseAddress! + ((s * blocks + block) * bands * BandCutoff.slotSize))
@@ -152,26 +173,27 @@ struct SpeedScale {
     /// The spectrum's integral up to each group edge of scale `s`, into `edgeValues`.
     @inline(__always)
     private static func edgeIntegrals(of row: UnsafeBufferPointer<Float>, scale s: Int, scratch: StatisticsScratch) {
-        let edges = groupCount + 1
-        let bins = scratch.edgeBins.baseAddress! + s * edges, fractions = scratch.edgeFractions.baseAddress! + s * edges
+        let edges = scratch.groupCounts[s] + 1, start = scratch.edgeStart[s]
+        let bins = scratch.edgeBins.baseAddress! + start, fractions = scratch.edgeFractions.baseAddress! + start
         for e in 0..<edges {
             let bin = bins[e]
             scratch.edgeValues[e] = scratch.cumulative[bin] + fractions[e] * Double(row[bin])
         }
     }
 
-    /// Each half band's energy from the edge integrals, into `half` (up, down per band).
+    /// Each half band's energy at scale `s` from the edge integrals, into `half` (up, down per band).
     @inline(__always)
-    private static func halfBandEnergies(scratch: StatisticsScratch) {
-        let half = scratch.half, edgeValues = scratch.edgeValues, halves = scratch.halves
-        if scratch.alternating {
+    private static func halfBandEnergies(scale s: Int, scratch: StatisticsScratch) {
+        let half = scratch.half, edgeValues = scratch.edgeValues
+        if scratch.alternating[s] {
             for b in 0..<P.bandCount {
                 half[2 * b] = edgeValues[2 * b + 1] - edgeValues[2 * b]
                 half[2 * b + 1] = edgeValues[2 * b + 2] - edgeValues[2 * b + 1]
             }
         } else {
+            let halves = scratch.halves.baseAddress! + (scratch.edgeStart[s] - s)
             for i in 0..<(2 * P.bandCount) { half[i] = 0 }
-            for g in 0..<groupCount { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
+            for g in 0..<scratch.groupCounts[s] { half[halves[g]] += edgeValues[g + 1] - edgeValues[g] }
         }
     }
 
@@ -269,7 +291,7 @@ struct SpeedScale {
             Self.runningSums(of: row.baseAddress!, count: row.count, into: sums.baseAddress! + 1)
         }
         func edge(_ e: Int) -> Double { cumulative[edgeBins[e]] + edgeFractions[e] * Double(row[edgeBins[e]]) }
-        let groupsPerBand = Self.groupCount / P.bandCount
+        let groupsPerBand = layout.groupsPerBand
         energies.removeAll(keepingCapacity: true)
         for b in 0..<P.bandCount { energies.append(Float(edge((b + 1) * groupsPerBand) - edge(b * groupsPerBand))) }
     }

@@ -27,15 +27,15 @@ struct MarkLocator {
     /// Refines `hops` (global hop range believed to carry the mark, a window-granular
     /// guess) to the stretch that carries `chips`, searching one frame beyond each side;
     /// `dataTiles` marks the tiles that carry coded bits (the others carry sync).
-    static func locate(_ spectra: HopSpectra, guess hops: Range<Int>, chips: [Float], dataTiles: [Bool], speed: Double,
+    static func locate(_ spectra: HopSpectra, guess hops: Range<Int>, chips: [Float], dataTiles: [Bool], scale: SpeedScale,
                        offset: Int, floors: [Float]) -> Range<Int> {
         let margin = P.hopsPerFrame
         let lower = max(spectra.firstHop, hops.lowerBound - margin)
         let upper = min(spectra.endHop, hops.upperBound + margin)
         guard upper - lower > 2 * P.hopsPerSlot else { return hops }
-        let stats = SpeedScale(speed: speed).statistics(spectra, hops: lower..<upper, floors: floors)
+        let stats = scale.statistics(spectra, hops: lower..<upper, floors: floors)
         let scores = LocatorScores(stats: stats, scale: unitScales(stats), lower: lower, chips: chips,
-                                   dataTiles: dataTiles, speed: speed, offset: offset)
+                                   dataTiles: dataTiles, speed: scale.speed, offset: offset)
         let guess = max(0, hops.lowerBound - lower)..<max(0, min(scores.count, hops.upperBound - lower))
         guard let core = strongRun(scores.total, guess: guess) else { return hops }
         let start = extendedEdge(core.lowerBound, outwards: -1, scores)

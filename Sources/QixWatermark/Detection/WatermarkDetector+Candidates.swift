@@ -61,7 +61,7 @@ extension WatermarkDetector {
     }
 
     /// Ranks the last correlation's best sync peaks of `window` (at speed index `speed`),
-    /// of both formats' polarities (`thoroughRankedPeaks` of them), by the fit of the
+    /// of the polarities of the formats on its band layout (`thoroughRankedPeaks` of them), by the fit of the
     /// window's most likely codeword in that format at each: the data, not the 96 sync
     /// tiles alone, say where a frame starts.
     /// The candidates decoded per window stay `candidatesPerWindow`, so the false-positive
@@ -71,7 +71,7 @@ extension WatermarkDetector {
         // ranks by the plain decisions, at 0.6 times the CPU of streams without a mark.
         let precise = thoroughListSize > 0
         var peaks: [(offset: Int, z: Float, format: WatermarkFormat)] = []
-        for format in WatermarkFormat.allCases {
+        for format in formats(at: speed) {
             for (offset, z) in correlator.peaks(Self.thoroughPeaks, polarity: format.syncPolarity) where z >= Self.thoroughZ {
                 peaks.append((offset, z, format))
             }

@@ -92,7 +92,8 @@ extension WatermarkDetector {
             let guess = Int(d.start / hopSeconds)..<Int((d.end / hopSeconds).rounded(.up))
             let layout = decoder(d.format).layout
             let chips = layout.chips(for: WatermarkPayload(message: d.message), key: key)
-            let stretch = MarkLocator.locate(spectra, guess: guess, chips: chips, dataTiles: layout.codedBit.map { $0 >= 0 }, speed: d.speed,
+            let stretch = MarkLocator.locate(spectra, guess: guess, chips: chips, dataTiles: layout.codedBit.map { $0 >= 0 },
+                                             scale: SpeedScale(speed: d.speed, layout: d.format.bandLayout),
                                              offset: offset, floors: floors)
             // Hop m is centred on sample 256 m: the stretch runs half a hop either side.
             located[i].start = max(0, (Double(stretch.lowerBound) - 0.5) * hopSeconds)

@@ -10,7 +10,8 @@ extension WatermarkDetector {
     /// gives the folded window, made only when some ID needs it.
     func scoreExpected(_ best: inout [ExpectedPeak], speed: Int,
                        correlate: (SyncCorrelator) -> (offset: Int, z: Float), window: () -> [Float]) {
-        for (k, pattern) in expectedCorrelators.enumerated() {
+        let layout = speeds[speed].layout
+        for (k, pattern) in expectedCorrelators.enumerated() where expectedLayouts[k] == layout {
             let (offset, z) = correlate(pattern)
             guard z.isFinite, z >= Self.expectedZ else { continue }
             let tiles = decoders[0].tiles(window(), offset: offset)

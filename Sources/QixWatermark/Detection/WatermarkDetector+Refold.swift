@@ -27,7 +27,7 @@ extension WatermarkDetector {
         let range = Self.edgeHops(edge, of: hops, speed: speed)
         let margin = SpeedScale.detrendHops
         let first = max(spectra.firstHop, range.lowerBound - margin), last = min(spectra.endHop, range.upperBound + margin)
-        let stats = SpeedScale(speed: speed).statistics(spectra, hops: first..<last, floors: floors)
+        let stats = SpeedScale(speed: speed, layout: format.bandLayout).statistics(spectra, hops: first..<last, floors: floors)
         var fold = FrameFold()
         let window = edgeWindow(stats, statsFirstHop: first, hops: range, speed: speed, fold: &fold)
         _ = correlator.correlate(window)
@@ -44,7 +44,8 @@ extension WatermarkDetector {
             : min(spectra.endHop, Int(Double(chunks.upperBound) * period / speed) + margin)
         var fold = FrameFold()
         var window: [Float] = []
-        let stats = SpeedScale(speed: speed).statistics(spectra, hops: first..<max(first, last), floors: floors)
+        let stats = SpeedScale(speed: speed, layout: format.bandLayout)
+            .statistics(spectra, hops: first..<max(first, last), floors: floors)
         fold.fold(stats, firstHop: first, speed: speed)
         let upper = chunks.upperBound >= nominalChunks ? fold.endChunk : min(fold.endChunk, chunks.upperBound)
         fold.window(min(chunks.lowerBound, upper)..<upper, into: &window)

@@ -131,13 +131,13 @@ extension WatermarkDetector {
         scoreExpected(&search.known[w], speed: index,
                       correlate: { pattern in spectra.withUnsafeBufferPointer { pattern.correlate(spectra: $0) } },
                       window: folded)
-        // One correlation serves both formats (`best(polarity:)` below).
+        // One correlation serves every format of this scale's layout (`best(polarity:)` below).
         guard spectra.withUnsafeBufferPointer({ correlator.correlate(spectra: $0) }).z.isFinite else { return }
         if plan.thorough {
             insertRanked(folded(), speed: index, into: &search.candidates[w])
             return
         }
-        for format in WatermarkFormat.allCases {
+        for format in formats(at: index) {
             let (offset, z) = correlator.best(polarity: format.syncPolarity)
             guard search.candidates[w].count < Self.candidatesPerWindow || z > search.candidates[w].last!.z else { continue }
             // Only candidates at or above decodeZ are ever decoded from their window.
@@ -155,7 +155,7 @@ extension WatermarkDetector {
             insertRanked(window, speed: index, into: &search.candidates[w])
             return
         }
-        for format in WatermarkFormat.allCases {
+        for format in formats(at: index) {
             let (offset, z) = correlator.best(polarity: format.syncPolarity)
             Self.insert(Candidate(z: z, rank: z, speed: index, offset: offset, format: format, window: window),
                         into: &search.candidates[w])

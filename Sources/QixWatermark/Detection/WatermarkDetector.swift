@@ -1,9 +1,10 @@
 import QixDSP
 
-/// Finds IDs in audio analysed by `SpectralFrontEnd`: for every candidate speed it folds
-/// the band statistics onto the frame grid, finds the frame offset of every window by
-/// FFT correlation with the sync pattern (its peak for format 1, its trough for format 2,
-/// whose sync is negated), decodes the best candidates with their format's soft decoder,
+/// Finds IDs in audio analysed by `SpectralFrontEnd`: for every candidate speed and band
+/// layout (formats 1 and 2 side by side, format 3 interleaved) it folds the band statistics
+/// onto the frame grid, finds the frame offset of every window by FFT correlation with the
+/// sync pattern (its peak for format 1, its trough for formats 2 and 3, whose sync is
+/// negated), decodes the best candidates with their format's soft decoder,
 /// accepts only those whose keyed check holds, and merges consecutive windows with the
 /// same ID.
 ///
@@ -31,8 +32,13 @@ public final class WatermarkDetector {
     let decoders: [FrameDecoder]
     /// Format 1's sync template: format 2's sync correlates with it negatively.
     let correlator: SyncCorrelator
-    /// The candidate playback speeds searched (the speed grid, or 1 alone).
+    /// The candidate playback speeds searched (the speed grid, or 1 alone), each in every
+    /// band layout (`BandLayout`): the grid in side-by-side halves, then interleaved.
     let speeds: [SpeedScale]
+    /// The formats whose marks scale `index` of `speeds` reads: those of its band layout.
+    private let formatsByLayout: [BandLayout: [WatermarkFormat]]
+    /// The band layout of each expected pattern (`expectedChips`).
+    let expectedLayouts: [BandLayout]
 
     /// Whether playback speeds other than 1 are searched.
     public let searchesSpeed: Bool
@@ -107,7 +113,9 @@ public final class WatermarkDetector {
         let layouts = WatermarkFormat.allCases.map { WatermarkLayout(key: key, format: $0) }
         decoders = layouts.map { FrameDecoder(layout: $0, key: key) }
         correlator = SyncCorrelator(layout: layouts[0])
-        speeds = (searchesSpeed ? SpeedScale.grid : [1]).map { SpeedScale(speed: $0) }
+        let grid = searchesSpeed ? SpeedScale.grid : [1]
+        speeds = BandLayout.allCases.flatMap { layout in grid.map { SpeedScale(speed: $0, layout: layout) } }
+        formatsByLayout = Dictionary(grouping: WatermarkFormat.allCases, by: \.bandLayout)
         // Patterns p = format index * expected.count + ID index: every expected ID in every
         // format asked for.
         self.expectedFormats = WatermarkFormat.allCases.filter { expectedFormats.contains($0) }
@@ -115,12 +123,16 @@ public final class WatermarkDetector {
             expected.map { (layout, layout.chips(for: WatermarkPayload(message: $0), key: key)) }
         }
         expectedChips = patterns.map(\.1)
+        expectedLayouts = patterns.map(\.0.format.bandLayout)
         expectedCorrelators = expectedChips.map { SyncCorrelator(tiles: $0) }
         expectedDataChips = patterns.map { layout, chips in chips.indices.map { layout.codedBit[$0] < 0 ? 0 : chips[$0] } }
     }
 
     /// The decoder of `format`.
     func decoder(_ format: WatermarkFormat) -> FrameDecoder { decoders[format.rawValue - 1] }
+
+    /// The formats whose marks scale `index` of `speeds` can carry.
+    func formats(at index: Int) -> [WatermarkFormat] { formatsByLayout[speeds[index].layout] ?? [] }
 
     /// Detects IDs in a whole in-memory buffer.
     public func detect(_ buffer: AudioBuffer) throws -> [WatermarkDetection] {

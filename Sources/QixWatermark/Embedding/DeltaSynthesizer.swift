@@ -2,7 +2,8 @@ import Foundation
 import QixDSP
 
 /// Builds the watermark signal (the delta) for a 16 kHz signal: sqrt-Hann STFT at 50 %
-/// overlap, each band bin scaled by +-depth per its tile's chip and half band, inverse
+/// overlap, each band bin scaled by +-depth per its tile's chip and half band (as the
+/// format's `BandLayout` divides the band), inverse
 /// STFT with overlap-add (sqrt-Hann twice sums to one, so where the chip is constant the
 /// delta is exactly +-depth times the host's band component).
 ///
@@ -16,6 +17,8 @@ struct DeltaSynthesizer {
     let gains: [Float]
     /// Global slot of `gains`' first row; a multiple of `slotsPerFrame`.
     var firstSlot = 0
+    /// Which bins of a band are its up half.
+    var layout = BandLayout.halves
 
     /// The delta of a whole signal (frames up to the one centred past its last sample).
     func delta(for signal: [Float]) -> [Float] {
@@ -56,7 +59,7 @@ struct DeltaSynthesizer {
                         let chip = chips[slot * P.bandCount + band] * scale * gains[row * P.bandCount + band]
                         let first = P.firstBin + 2 * P.binsPerHalfBand * band
                         for k in 0..<(2 * P.binsPerHalfBand) {
-                            gain[first + k] = (k / P.binsPerGroup) % 2 == 0 ? chip : -chip
+                            gain[first + k] = layout.isUpBin(band: band, bin: k) ? chip : -chip
                         }
                     }
                 }

@@ -1,6 +1,7 @@
-/// The versions of the watermark's payload coding. Both share the geometry, keys, sync
-/// tiles and depths (`WatermarkParameters`); the detector reads both, telling them apart
-/// by the sign of the sync pattern, so marks embedded by earlier releases keep reading.
+/// The versions of the watermark's payload coding and band layout. All share the geometry,
+/// keys, sync tiles and depths (`WatermarkParameters`); the detector reads all of them,
+/// telling formats 1 and 2 apart by the sign of the sync pattern and format 3 by its band
+/// layout, so marks embedded by earlier releases keep reading.
 public enum WatermarkFormat: Int, Sendable, CaseIterable {
     /// Format 1: convolutional code, rate 1/3, K = 9, zero tail; 192 coded bits, each on
     /// two or three data tiles; sync tiles carry their keyed signs.
@@ -9,13 +10,19 @@ public enum WatermarkFormat: Int, Sendable, CaseIterable {
     /// each), list-decoded; sync tiles carry their keyed signs negated. About 0.6 dB
     /// stronger than format 1 on the frame's tile channel (docs/watermark.md, section 1).
     case polar = 2
+    /// Format 3: format 2's code and sync, with each band's up and down halves interleaved
+    /// in 2-bin groups (`BandLayout.interleaved`): the same detection, heard less.
+    case interleaved = 3
 
     /// What `qix embed` writes.
-    public static let current = WatermarkFormat.polar
+    public static let current = WatermarkFormat.interleaved
 
     /// Factor on the sync tiles' keyed signs: the sign of the sync correlation peak says
-    /// which format a frame carries.
+    /// whether a frame on the side-by-side layout carries format 1 or 2.
     public var syncPolarity: Float { self == .convolutional ? 1 : -1 }
+
+    /// How this format's bands divide into up and down halves.
+    public var bandLayout: BandLayout { self == .interleaved ? .interleaved : .halves }
 
     /// Design Bhattacharyya parameter of format 2's polar code: z = exp(-rho^2 / 2) for
     /// tiles at rho = 0.38, about where the hard eval cells fail. Chosen over 0.8, 0.88,
@@ -26,7 +33,7 @@ public enum WatermarkFormat: Int, Sendable, CaseIterable {
     var code: any PayloadCode {
         switch self {
         case .convolutional: ConvolutionalCode(inputBits: WatermarkParameters.payloadBits)
-        case .polar: Self.polarCode
+        case .polar, .interleaved: Self.polarCode
         }
     }
 

@@ -20,8 +20,8 @@ public enum WatermarkParameters {
     /// Width of one half band in FFT bins (4 bins = 125 Hz): each band is an up half
     /// and a down half whose energy ratio carries the chip.
     public static let binsPerHalfBand = 4
-    /// Width in bins of the alternating up/down groups inside a band (up, down, up, ...):
-    /// narrow groups put both sides of every band under the same host harmonics.
+    /// Width in bins of the up/down groups of formats 1 and 2 (`BandLayout.halves`);
+    /// `BandLayout.binsPerGroup` gives every layout's.
     public static let binsPerGroup = 4
     /// Bands per slot: 22 bands x 250 Hz from 500 Hz to 6 kHz.
     public static let bandCount = 22

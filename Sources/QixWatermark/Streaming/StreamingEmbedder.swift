@@ -48,6 +48,8 @@ public final class StreamingEmbedder {
     static let deltaBandEnd = 6400.0
 
     private let chips: [Float]
+    /// How the mark's format divides each band into up and down halves.
+    private let layout: BandLayout
     private let targetSNR: Double
     /// Factor on every tile's masking cap: the embedder's scale (profile level times strength).
     private let capScale: Float
@@ -81,6 +83,7 @@ public final class StreamingEmbedder {
         self.sampleRate = sampleRate
         self.channels = channels
         chips = embedder.chips
+        layout = embedder.format.bandLayout
         targetSNR = embedder.targetSNR
         capScale = Float(embedder.scale)
         masking = embedder.masking
@@ -279,11 +282,11 @@ public final class StreamingEmbedder {
         let planStart = max(0, segment.lowerBound - Self.context)
         let planEnd = last ? total : min(total, segment.upperBound + Self.lookahead)
         let host = Array(mix16[(planStart - base16)..<(planEnd - base16)])
-        let chips = self.chips
+        let chips = self.chips, layout = self.layout
         let gains = try TileDepths.depths(host: host, targetSNR: targetSNR, capScale: capScale, limits: masking) { probe in
-            DeltaSynthesizer(chips: chips, gains: probe).delta(for: host)
+            DeltaSynthesizer(chips: chips, gains: probe, layout: layout).delta(for: host)
         }
-        let synthesis = DeltaSynthesizer(chips: chips, gains: gains, firstSlot: planStart / Self.samplesPerSlot)
+        let synthesis = DeltaSynthesizer(chips: chips, gains: gains, firstSlot: planStart / Self.samplesPerSlot, layout: layout)
         let frames = (segment.lowerBound / P.hop)..<(last ? (total + P.hop - 1) / P.hop + 1 : segment.upperBound / P.hop)
         let deltaEnd = last ? total : segment.upperBound + P.hop
         for c in 0..<channels {

@@ -62,12 +62,15 @@ struct WatermarkEmbedderTests {
         // The quiet noise is cheap in the budget, so every tile sits at its cap (`TileMasking`):
         // white noise has 69 % of its energy in 0.5-6 kHz, so the plan is 0.69 x the tiles'
         // energy-weighted mean of cap^2, which the synthesis (overlap-add of sqrt-Hann frames)
-        // lands about 0.8 dB under; never closer than 6 dB to the host over the band (-7.6 dB).
+        // lands under: about 0.8 dB for side-by-side halves, about 1.9 dB for format 3's 2-bin
+        // groups (the window's main lobe spreads each group's gain into its neighbours of the
+        // other sign); never closer than 6 dB to the host over the band (-7.6 dB).
+        let synthesisLoss = WatermarkFormat.current.bandLayout == .halves ? 1.5 : 2.5
         let quietHost = Array(host.samples[quietRange])
         let (tileEnergy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(quietHost)))
         let weighted = zip(tileEnergy, cap).map { Double($0 * $1 * $1) }.reduce(0, +) / Double(tileEnergy.reduce(0, +))
         let atCaps = 10 * log10(0.69 * weighted)
-        #expect(quietDB > atCaps - 1.5 && quietDB < atCaps + 0.5 && quietDB < 10 * log10(0.69 * 0.25),
+        #expect(quietDB > atCaps - synthesisLoss && quietDB < atCaps + 0.5 && quietDB < 10 * log10(0.69 * 0.25),
                 "quiet passage \(quietDB) dB, at caps \(atCaps) dB")
         #expect(loudDB < -20 && loudDB > -24, "loud passage \(loudDB) dB")
         let softer = AudioBuffer(samples: host.samples.map { $0 * 0.01 }, channels: 1, sampleRate: rate)

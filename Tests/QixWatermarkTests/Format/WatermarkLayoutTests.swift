@@ -34,7 +34,8 @@ struct WatermarkLayoutTests {
         }
     }
 
-    /// The formats share every keyed choice but the sync polarity, which tells them apart.
+    /// The formats share every keyed choice but the sync polarity, which tells formats 1 and 2
+    /// apart; format 3 is format 2's tiles and code on another band layout.
     @Test func formatsDifferInSyncPolarityAndCode() {
         let first = WatermarkLayout(key: .publicTestKey, format: .convolutional)
         let second = WatermarkLayout(key: .publicTestKey, format: .polar)
@@ -43,6 +44,9 @@ struct WatermarkLayoutTests {
             #expect(second.sign[tile] == (first.codedBit[tile] < 0 ? -first.sign[tile] : first.sign[tile]))
         }
         #expect(first.code.codedBits == 192 && second.code.codedBits == 432)
-        #expect(WatermarkLayout(key: .publicTestKey).format == .polar)
+        let third = WatermarkLayout(key: .publicTestKey, format: .interleaved)
+        #expect(third.sign == second.sign && third.codedBit == second.codedBit && third.code.codedBits == 432)
+        #expect(WatermarkFormat.interleaved.bandLayout == .interleaved && WatermarkFormat.polar.bandLayout == .halves)
+        #expect(WatermarkLayout(key: .publicTestKey).format == .interleaved)
     }
 }

@@ -50,9 +50,9 @@ struct StreamingEmbedderTests {
         let embedder = try WatermarkEmbedder(key: key, payload: payload)
         let marked = try Self.streamed(embedder, host, blockFrames: 1_000)
         let gains = try TileDepths.depths(host: host.samples, targetSNR: embedder.targetSNR, capScale: Float(embedder.scale)) {
-            DeltaSynthesizer(chips: embedder.chips, gains: $0).delta(for: host.samples)
+            DeltaSynthesizer(chips: embedder.chips, gains: $0, layout: embedder.format.bandLayout).delta(for: host.samples)
         }
-        let delta = DeltaSynthesizer(chips: embedder.chips, gains: gains).delta(for: host.samples)
+        let delta = DeltaSynthesizer(chips: embedder.chips, gains: gains, layout: embedder.format.bandLayout).delta(for: host.samples)
         #expect(marked.count == host.samples.count)
         // The plan's delta, scaled once so that the SNR is exactly the target.
         let peak = delta.indices.max { abs(delta[$0]) < abs(delta[$1]) } ?? 0
