@@ -11,6 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peaq_check  # noqa: E402
+import peaq_explain  # noqa: E402
 
 # GstPEAQ's element printing its basic version's variables (a 15 s host against itself).
 BASIC_OUTPUT = """   BandwidthRefB: 917.088905
@@ -197,6 +198,49 @@ class AlignmentTests(unittest.TestCase):
         self.assertEqual(peaq_check.best_lag(noise[3000:13000], noise[3000 + 529:13000 + 529], 2000), -529)
         self.assertEqual(peaq_check.best_lag(noise[:5000], noise[:5000], 100), 0)
 
+
+
+class ExplainTests(unittest.TestCase):
+    """peaq_explain.py: the standard's network, and each MOV's cost against the anchor."""
+
+    # GstPEAQ's basic MOVs of a marked rock host (format 3, level 0.6) and of its MP3-128.
+    MARKED = [902.458037, 902.458037, -19.44, 4.37, -1.67, 0.24, 4.37, 7.30, 0.10, 0.99, 0.0]
+    MP3 = [844.588905, 710.780939, -11.748466, 11.890088, 1.319729, 0.229556, 11.889296, 20.278684,
+           0.233282, 1.0, 0.034139]
+
+    def test_network_matches_gstpeaq(self):
+        # GstPEAQ printed ODG -0.819 for these MOVs (the MP3-128 row of a01).
+        self.assertAlmostEqual(peaq_explain.basic_odg(self.MP3), -0.819, places=3)
+
+    def test_identical_movs_cost_nothing(self):
+        odg, changes = peaq_explain.attribution(self.MP3, self.MP3)
+        self.assertAlmostEqual(odg, -0.819, places=3)
+        self.assertTrue(all(change == 0 for change in changes.values()))
+
+    def test_anchor_noise_costs_the_mark(self):
+        # The anchor's larger noise-to-mask ratio and distorted blocks would cost the mark.
+        _, changes = peaq_explain.attribution(self.MARKED, self.MP3)
+        self.assertLess(changes["Total NMRB"], -0.05)
+        self.assertLess(changes["ADBB"], -0.2)
+        self.assertNotIn("BandwidthRefB", changes)
+
+    def test_report_needs_the_anchor(self):
+        rows = [{"host": "a01", "setting": "qix default", "basic_movs": dict(zip(peaq_explain.MOVS, self.MARKED))}]
+        self.assertEqual(peaq_explain.explain(rows, "MP3-128"), [])
+        rows.append({"host": "a01", "setting": "MP3-128", "basic_movs": dict(zip(peaq_explain.MOVS, self.MP3))})
+        lines = peaq_explain.explain(rows, "MP3-128")
+        self.assertEqual(len(lines), 1)
+        self.assertIn("MP3-128 -0.82", lines[0])
+
+    def test_bad_lines_name_the_file_and_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+            handle.write('{"host": "a"}\nnot json\n')
+        try:
+            with self.assertRaises(ValueError) as caught:
+                peaq_explain.read_rows(handle.name)
+            self.assertIn(f"{handle.name}:2", str(caught.exception))
+        finally:
+            os.unlink(handle.name)
 
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=1).result
