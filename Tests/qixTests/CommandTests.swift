@@ -6,9 +6,9 @@ import QixWatermark
 
 struct CommandTests {
     @Test func detectJSONLineFollowsTheContract() {
-        let detection = WatermarkDetection(message: 0xab, start: 1.25, end: 7.5, score: 12.3456, speed: 1)
+        let detection = WatermarkDetection(message: 0xab, start: 1.25, end: 7.5, score: 12.3456, speed: 1, format: .interleaved)
         let line = DetectCommand.jsonLine(file: "a \"b\".wav", duration: 15, detections: [detection])
-        #expect(line == #"{"file": "a \"b\".wav", "duration": 15, "detections": [{"message": "000000ab", "start": 1.25, "end": 7.5, "score": 12.35, "format": 2}]}"#)
+        #expect(line == #"{"file": "a \"b\".wav", "duration": 15, "detections": [{"message": "000000ab", "start": 1.25, "end": 7.5, "score": 12.35, "format": 3}]}"#)
         #expect(DetectCommand.jsonLine(file: "x", duration: 2.5, detections: []) == #"{"file": "x", "duration": 2.5, "detections": []}"#)
     }
 

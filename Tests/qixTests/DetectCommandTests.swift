@@ -15,7 +15,7 @@ struct DetectCommandTests {
         #expect(embed.status == 0, "\(embed.stderr)")
         // The summary a producer checks: the ID, the format and the SNR held at 24.6 dB
         // (the broadcast profile's budget).
-        #expect(embed.stderrLines.contains { $0.hasPrefix("qix: marked \(file) with 5eed1234 (format 2): ") &&
+        #expect(embed.stderrLines.contains { $0.hasPrefix("qix: marked \(file) with 5eed1234 (format 3): ") &&
                                              $0.hasSuffix("watermark 24.6 dB under the audio") }, "\(embed.stderr)")
         // The venue profile, 4.4 dB louder, is read by the same detector.
         let venueFile = "\(dir)/venue.flac"
