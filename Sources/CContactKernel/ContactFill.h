@@ -66,7 +66,8 @@ static inline __attribute__((always_inline)) void K(fill_coupling)(QixContactBat
 /// Fills one batch from the contacts of its four slots (-1: an unused lane).
 static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch *b, QixBatchSolve *d, QixBatchBounce *o,
                                                                const int32_t *slot, const QixContact *contacts,
-                                                               const double *masses, const QixBodyState *states) {
+                                                               const double *masses, const double *materials,
+                                                               const QixBodyState *states) {
     // Unused lanes read an empty contact between the static body 0 and itself; every value
     // they store is then replaced by +0.
     static const QixContact none;
@@ -91,8 +92,14 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
     d4 iB = {masses[2 * c[0]->b + 1], masses[2 * c[1]->b + 1], masses[2 * c[2]->b + 1], masses[2 * c[3]->b + 1]};
     d4 nx = {c[0]->normalX, c[1]->normalX, c[2]->normalX, c[3]->normalX};
     d4 ny = {c[0]->normalY, c[1]->normalY, c[2]->normalY, c[3]->normalY};
-    d4 friction = {c[0]->friction, c[1]->friction, c[2]->friction, c[3]->friction};
-    d4 restitution = {c[0]->restitution, c[1]->restitution, c[2]->restitution, c[3]->restitution};
+    // Box2D's mixing: the geometric mean of the frictions (a correctly rounded square root, as
+    // Swift's), the larger restitution (Swift's `max(x, y)` is `y >= x ? y : x`).
+    d4 friction, restitution;
+    for (int l = 0; l < 4; l++) {
+        const double *fa = materials + 2 * c[l]->a, *fb = materials + 2 * c[l]->b;
+        friction[l] = __builtin_sqrt(fa[0] * fb[0]);
+        restitution[l] = fb[1] >= fa[1] ? fb[1] : fa[1];
+    }
     K(Bodies) A = K(load_bodies)((QixBodyState *)states, b->indexA);
     K(Bodies) B = K(load_bodies)((QixBodyState *)states, b->indexB);
     K(st)(b->invMassA, K(sel)(use, mA, zero));
@@ -110,8 +117,9 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
 
 void K(qix_contact_fill)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,
                         QixBatchBounce *restrict bounce, ptrdiff_t count, const int32_t *slots,
-                        const QixContact *contacts, const double *masses, const QixBodyState *states) {
+                        const QixContact *contacts, const double *masses, const double *materials,
+                        const QixBodyState *states) {
     for (ptrdiff_t n = 0; n < count; n++) {
-        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, states);
+        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, materials, states);
     }
 }

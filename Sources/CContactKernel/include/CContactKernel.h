@@ -51,19 +51,16 @@ typedef struct QixBatchBounce {
     double restitution[4], relativeVelocity1[4], relativeVelocity2[4];
 } QixBatchBounce;
 
-/// One point of a contact (Swift `ContactPoint`, without its id).
+/// One point of a contact (Swift `ContactPoint`).
 typedef struct QixContactPoint {
     double anchorAx, anchorAy, anchorBx, anchorBy;
     double separation, normalImpulse, tangentImpulse;
-    uint32_t id;
 } QixContactPoint;
 
-/// A contact (Swift `ContactConstraint`, up to its second point; the fill reads nothing after).
+/// A contact (Swift `ContactConstraint`): its bodies, point count, normal and points.
 typedef struct QixContact {
-    int64_t a, b;
-    uint64_t key;
-    double normalX, normalY, friction, restitution;
-    int64_t pointCount;
+    int32_t a, b, pointCount;
+    double normalX, normalY;
     QixContactPoint p0, p1;
 } QixContact;
 
@@ -119,20 +116,21 @@ void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSol
 
 /// Fills `count` batches for one step (`ContactSolver.prepare`): lane l of batch n from contact
 /// `slots[4 n + l]` (-1: an unused lane), body i's inverse mass and inertia at `masses[2 i]`
-/// and `masses[2 i + 1]`, velocities from `states`. Every field of every lane is written.
+/// and `masses[2 i + 1]`, its friction and restitution at `materials[2 i]` and
+/// `materials[2 i + 1]`, velocities from `states`. Every field of every lane is written.
 typedef void (*QixContactFill)(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
                                ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                               const double *masses, const QixBodyState *states);
+                               const double *masses, const double *materials, const QixBodyState *states);
 
 /// The fill for baseline x86-64 (or the target elsewhere).
 void qix_contact_fill_portable(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
                                ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                               const double *masses, const QixBodyState *states);
+                               const double *masses, const double *materials, const QixBodyState *states);
 
 /// The fill for AVX2 (elsewhere the portable one).
 void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
                            ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                           const double *masses, const QixBodyState *states);
+                           const double *masses, const double *materials, const QixBodyState *states);
 
 /// 1 when this CPU (and OS) runs AVX2 code, else 0; always 0 off x86-64.
 int32_t qix_contact_avx2_supported(void);

@@ -82,12 +82,10 @@ enum ContactKernel: Sendable, CaseIterable {
             (MemoryLayout.offset(of: \BodyState.dAngle), MemoryLayout.offset(of: \QixBodyState.dAngle)),
         ]
         let contact: [(Int?, Int?)] = [
-            (MemoryLayout.offset(of: \ContactConstraint.a), MemoryLayout.offset(of: \QixContact.a)),
-            (MemoryLayout.offset(of: \ContactConstraint.b), MemoryLayout.offset(of: \QixContact.b)),
+            (ContactConstraint.bodyOffsets.a, MemoryLayout.offset(of: \QixContact.a)),
+            (ContactConstraint.bodyOffsets.b, MemoryLayout.offset(of: \QixContact.b)),
+            (ContactConstraint.bodyOffsets.pointCount, MemoryLayout.offset(of: \QixContact.pointCount)),
             (MemoryLayout.offset(of: \ContactConstraint.normal), MemoryLayout.offset(of: \QixContact.normalX)),
-            (MemoryLayout.offset(of: \ContactConstraint.friction), MemoryLayout.offset(of: \QixContact.friction)),
-            (MemoryLayout.offset(of: \ContactConstraint.restitution), MemoryLayout.offset(of: \QixContact.restitution)),
-            (MemoryLayout.offset(of: \ContactConstraint.pointCount), MemoryLayout.offset(of: \QixContact.pointCount)),
             (MemoryLayout.offset(of: \ContactConstraint.p0), MemoryLayout.offset(of: \QixContact.p0)),
             (MemoryLayout.offset(of: \ContactConstraint.p1), MemoryLayout.offset(of: \QixContact.p1)),
             (MemoryLayout.offset(of: \ContactPoint.anchorA), MemoryLayout.offset(of: \QixContactPoint.anchorAx)),
@@ -103,11 +101,8 @@ enum ContactKernel: Sendable, CaseIterable {
             (MemoryLayout.offset(of: \BatchBounce.relativeVelocity2),
              MemoryLayout.offset(of: \QixBatchBounce.relativeVelocity2)),
         ]
-        // The C contact record stops after the second point (the fill reads nothing further),
-        // so only the strides must agree for arrays of contacts.
         let contactStride = MemoryLayout<ContactConstraint>.stride == MemoryLayout<QixContact>.stride
             && MemoryLayout<ContactPoint>.stride == MemoryLayout<QixContactPoint>.stride
-            && MemoryLayout<Int>.size == 8
         // SIMDMask lanes are Int64 all-ones or zero, which the C kernel reads as such.
         let mask = MemoryLayout<LaneMask>.size == 4 * MemoryLayout<Int64>.size
             && withUnsafeBytes(of: LaneMask(repeating: true)) { $0.allSatisfy { $0 == 0xFF } }
@@ -144,11 +139,12 @@ enum ContactKernel: Sendable, CaseIterable {
     func runFill(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>,
                  _ bounce: UnsafeMutablePointer<BatchBounce>, count: Int, slots: UnsafePointer<Int32>,
                  contacts: UnsafePointer<ContactConstraint>, masses: UnsafePointer<SIMD2<Double>>,
-                 states: UnsafePointer<BodyState>) -> Bool {
+                 materials: UnsafePointer<SIMD2<Double>>, states: UnsafePointer<BodyState>) -> Bool {
         guard let fill = cFill else { return false }
         fill(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)),
              UnsafeMutablePointer(OpaquePointer(bounce)), count, slots, UnsafePointer(OpaquePointer(contacts)),
-             UnsafePointer(OpaquePointer(masses)), UnsafePointer(OpaquePointer(states)))
+             UnsafePointer(OpaquePointer(masses)), UnsafePointer(OpaquePointer(materials)),
+             UnsafePointer(OpaquePointer(states)))
         return true
     }
 

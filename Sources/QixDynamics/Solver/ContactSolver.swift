@@ -11,6 +11,9 @@ struct ContactSolver {
     private(set) var bounces: [BatchBounce] = []
     private(set) var solveData: [BatchSolve] = []
     private var masses: [SIMD2<Double>] = []
+    /// Each body's friction and restitution, from which the fill mixes a contact's (the contact
+    /// records do not carry them).
+    private var materials: [SIMD2<Double>] = []
     /// The code that runs the solve and relax passes (all kernels give the same bits; tests
     /// switch it to compare them).
     var kernel = ContactKernel.preferred
@@ -31,8 +34,14 @@ struct ContactSolver {
         softness = (contactSoftness, staticSoftness)
         // Inverse masses side by side: the schedule and the fill read them once per contact.
         masses.setCount(bodyCount, filler: .zero)
+        materials.setCount(bodyCount, filler: .zero)
         masses.withUnsafeMutableBufferPointer { mp in
-            for i in 0..<bodyCount { mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia) }
+            materials.withUnsafeMutableBufferPointer { fp in
+                for i in 0..<bodyCount {
+                    mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
+                    fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
+                }
+            }
             schedule.build(contacts: contacts, keys: keys, masses: UnsafeBufferPointer(mp), width: width)
         }
         let batchCount = schedule.slots.count / width
@@ -46,11 +55,13 @@ struct ContactSolver {
         batches.withUnsafeMutableBufferPointer { bp in
             bounces.withUnsafeMutableBufferPointer { bb in solveData.withUnsafeMutableBufferPointer { sd in
                 schedule.slots.withUnsafeBufferPointer { slots in
-                    masses.withUnsafeBufferPointer { mp in
+                    masses.withUnsafeBufferPointer { mp in materials.withUnsafeBufferPointer { fp in
                         // The C kernels fill four lanes at a time (the same operations per lane).
                         if let b = bp.baseAddress, let d = sd.baseAddress, let o = bb.baseAddress,
                            let sl = slots.baseAddress, let c = contacts.baseAddress, let m = mp.baseAddress,
-                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c, masses: m, states: states) {
+                           let f = fp.baseAddress,
+                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c, masses: m, materials: f,
+                                          states: states) {
                             return
                         }
                         for n in 0..<batchCount {
@@ -59,11 +70,12 @@ struct ContactSolver {
                                 if k < 0 {
                                     ContactSolver.clear(&bp[n], &sd[n], &bb[n], lane: l)
                                 } else {
-                                    ContactSolver.fill(&bp[n], &sd[n], &bb[n], lane: l, contacts[k], masses: mp, states: states)
+                                    ContactSolver.fill(&bp[n], &sd[n], &bb[n], lane: l, contacts[k], masses: mp,
+                                                       materials: fp, states: states)
                                 }
                             }
                         }
-                    }
+                    } }
                 }
             } }
         }
@@ -121,7 +133,7 @@ struct ContactSolver {
     @inline(__always)
     private static func fill(
         _ batch: inout ContactBatch, _ solve: inout BatchSolve, _ bounce: inout BatchBounce, lane l: Int,
-        _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
+        _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>, materials: UnsafeBufferPointer<SIMD2<Double>>,
         states: UnsafePointer<BodyState>
     ) {
         let mA = masses[c.a].x, iA = masses[c.a].y
@@ -134,8 +146,9 @@ struct ContactSolver {
         setLane(&batch.invInertiaB, l, iB)
         setLane(&batch.normalX, l, c.normal.x)
         setLane(&batch.normalY, l, c.normal.y)
-        setLane(&solve.friction, l, c.friction)
-        setLane(&bounce.restitution, l, c.restitution)
+        // Mixed as Box2D mixes them: the geometric mean of the frictions, the larger restitution.
+        setLane(&solve.friction, l, (materials[c.a].x * materials[c.b].x).squareRoot())
+        setLane(&bounce.restitution, l, max(materials[c.a].y, materials[c.b].y))
         let normal = c.normal, tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
