@@ -47,8 +47,10 @@ struct ContactSolver {
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count
         batches.setCount(batchCount, filler: ContactBatch())
-        bounces.setCount(batchCount, filler: BatchBounce())
-        solveData.setCount(batchCount, filler: BatchSolve())
+        // Fresh for the step (`endStep` releases them), left unset: the fill writes every field
+        // of every lane, as it does in the batches.
+        bounces = [BatchBounce](unsafeUninitializedCapacity: batchCount) { _, count in count = batchCount }
+        solveData = [BatchSolve](unsafeUninitializedCapacity: batchCount) { _, count in count = batchCount }
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         let kernel = self.kernel
@@ -84,6 +86,15 @@ struct ContactSolver {
                 reach.build(slots: slots, width: width, keys: keys, contacts: contacts, masses: mp)
             }
         }
+    }
+
+    /// Releases the step's solve and bounce records once the step's passes are done (the
+    /// batches stay: their impulses warm-start the next step). They are 1.8 MB on the 5050-box
+    /// pyramid; released, their memory serves what the frame allocates after its steps (its
+    /// contact events) instead of adding to the peak.
+    mutating func endStep() {
+        solveData = []
+        bounces = []
     }
 
     /// One lane of a `BatchPoint`, as scalars.

@@ -197,6 +197,7 @@ final class World {
                     prepareMotions(B, h: step.h, gravity: gravity, items: items)
                     for _ in 0..<substepCount { substep(S, jp, js, step) }
                     contactSolver.restitution(S)
+                    contactSolver.endStep()
                     js.projectRods(jp)
                     finalizePlacements(B, S, items: items)
                 }
