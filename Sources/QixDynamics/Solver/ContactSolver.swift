@@ -32,17 +32,9 @@ struct ContactSolver {
     ) {
         let width = Lanes.scalarCount
         softness = (contactSoftness, staticSoftness)
-        // Inverse masses side by side: the schedule and the fill read them once per contact.
-        masses.setCount(bodyCount, filler: .zero)
-        materials.setCount(bodyCount, filler: .zero)
-        masses.withUnsafeMutableBufferPointer { mp in
-            materials.withUnsafeMutableBufferPointer { fp in
-                for i in 0..<bodyCount {
-                    mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
-                    fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
-                }
-            }
-            schedule.build(contacts: contacts, keys: keys, masses: UnsafeBufferPointer(mp), width: width)
+        loadBodies(bodies, count: bodyCount)
+        masses.withUnsafeBufferPointer { mp in
+            schedule.build(contacts: contacts, keys: keys, masses: mp, width: width)
         }
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count
@@ -84,6 +76,21 @@ struct ContactSolver {
         schedule.slots.withUnsafeBufferPointer { slots in
             masses.withUnsafeBufferPointer { mp in
                 reach.build(slots: slots, width: width, keys: keys, contacts: contacts, masses: mp)
+            }
+        }
+    }
+
+    /// Copies what the schedule and the fill read of each body side by side (they read it once
+    /// per contact): inverse mass and inertia, friction and restitution.
+    private mutating func loadBodies(_ bodies: UnsafePointer<Body>, count: Int) {
+        masses.setCount(count, filler: .zero)
+        materials.setCount(count, filler: .zero)
+        masses.withUnsafeMutableBufferPointer { mp in
+            materials.withUnsafeMutableBufferPointer { fp in
+                for i in 0..<count {
+                    mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
+                    fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
+                }
             }
         }
     }
