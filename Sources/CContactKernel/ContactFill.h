@@ -8,7 +8,7 @@
 /// (others +0).
 static inline __attribute__((always_inline)) void K(fill_point)(const QixContactPoint *cp[4], m4 use, d4 nx, d4 ny,
                                                                d4 mA, d4 iA, d4 mB, d4 iB, K(Bodies) A, K(Bodies) B,
-                                                               QixBatchPoint *p, QixPointSolve *q, double *approach) {
+                                                               QixBatchPoint *p, QixPointSolve *q, float *approach) {
     const d4 zero = (d4)(0.0);
     d4 rAx = {cp[0]->anchorAx, cp[1]->anchorAx, cp[2]->anchorAx, cp[3]->anchorAx};
     d4 rAy = {cp[0]->anchorAy, cp[1]->anchorAy, cp[2]->anchorAy, cp[3]->anchorAy};
@@ -30,17 +30,17 @@ static inline __attribute__((always_inline)) void K(fill_point)(const QixContact
     d4 vrAx = A.vx + -A.w * rAy, vrAy = A.vy + A.w * rAx;
     d4 vrBx = B.vx + -B.w * rBy, vrBy = B.vy + B.w * rBx;
     d4 relativeVelocity = nx * (vrBx - vrAx) + ny * (vrBy - vrAy);
-    K(st)(p->normalArmA, K(sel)(use, rnA, zero));
-    K(st)(p->normalArmB, K(sel)(use, rnB, zero));
-    K(st)(p->tangentArmA, K(sel)(use, rtA, zero));
-    K(st)(p->tangentArmB, K(sel)(use, rtB, zero));
+    K(stf)(p->normalArmA, K(sel)(use, rnA, zero));
+    K(stf)(p->normalArmB, K(sel)(use, rnB, zero));
+    K(stf)(p->tangentArmA, K(sel)(use, rtA, zero));
+    K(stf)(p->tangentArmB, K(sel)(use, rtB, zero));
     K(st)(p->normalImpulse, K(sel)(use, ni, zero));
     K(st)(p->tangentImpulse, K(sel)(use, ti, zero));
     K(st)(q->baseSeparation, K(sel)(use, baseSeparation, zero));
-    K(st)(q->normalMass, K(sel)(use, normalMass, zero));
-    K(st)(q->tangentMass, K(sel)(use, tangentMass, zero));
+    K(stf)(q->normalMass, K(sel)(use, normalMass, zero));
+    K(stf)(q->tangentMass, K(sel)(use, tangentMass, zero));
     K(st)(q->maxNormalImpulse, zero);
-    K(st)(approach, K(sel)(use, relativeVelocity, zero));
+    K(stf)(approach, K(sel)(use, relativeVelocity, zero));
 }
 
 /// `ContactSolver.coupling` for the lanes `both` (two points), from the stored arms and normal
@@ -49,16 +49,16 @@ static inline __attribute__((always_inline)) void K(fill_point)(const QixContact
 static inline __attribute__((always_inline)) void K(fill_coupling)(QixContactBatch *b, QixBatchSolve *d, m4 both,
                                                                   d4 mA, d4 iA, d4 mB, d4 iB) {
     const d4 zero = (d4)(0.0), one = (d4)(1.0);
-    d4 k12 = mA + mB + iA * K(ld)(b->p1.normalArmA) * K(ld)(b->p2.normalArmA) +
-             iB * K(ld)(b->p1.normalArmB) * K(ld)(b->p2.normalArmB);
-    d4 c12 = k12 * K(ld)(d->p1.normalMass), c21 = k12 * K(ld)(d->p2.normalMass);
+    d4 k12 = mA + mB + iA * K(ldf)(b->p1.normalArmA) * K(ldf)(b->p2.normalArmA) +
+             iB * K(ldf)(b->p1.normalArmB) * K(ldf)(b->p2.normalArmB);
+    d4 c12 = k12 * K(ldf)(d->p1.normalMass), c21 = k12 * K(ldf)(d->p2.normalMass);
     d4 det = one - c12 * c21;
     m4 block = both & (det > (d4)(0.001));
     m4 drop = both & ~block;
-    K(st)(d->coupling12, K(sel)(block, c12, zero));
-    K(st)(d->coupling21, K(sel)(block, c21, zero));
-    K(st)(d->blockScale, K(sel)(block, one / det, one));
-    K(st)(d->p2.normalMass, K(sel)(drop, zero, K(ld)(d->p2.normalMass)));
+    K(stf)(d->coupling12, K(sel)(block, c12, zero));
+    K(stf)(d->coupling21, K(sel)(block, c21, zero));
+    K(stf)(d->blockScale, K(sel)(block, one / det, one));
+    K(stf)(d->p2.normalMass, K(sel)(drop, zero, K(ldf)(d->p2.normalMass)));
     K(st)(b->p2.normalImpulse, K(sel)(drop, zero, K(ld)(b->p2.normalImpulse)));
     K(st)(b->p2.tangentImpulse, K(sel)(drop, zero, K(ld)(b->p2.tangentImpulse)));
 }
@@ -106,10 +106,10 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
     K(st)(b->invInertiaA, K(sel)(use, iA, zero));
     K(st)(b->invMassB, K(sel)(use, mB, zero));
     K(st)(b->invInertiaB, K(sel)(use, iB, zero));
-    K(st)(b->normalX, K(sel)(use, nx, zero));
-    K(st)(b->normalY, K(sel)(use, ny, zero));
-    K(st)(d->friction, K(sel)(use, friction, zero));
-    K(st)(o->restitution, K(sel)(use, restitution, zero));
+    K(stf)(b->normalX, K(sel)(use, nx, zero));
+    K(stf)(b->normalY, K(sel)(use, ny, zero));
+    K(stf)(d->friction, K(sel)(use, friction, zero));
+    K(stf)(o->restitution, K(sel)(use, restitution, zero));
     K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, &b->p1, &d->p1, o->relativeVelocity1);
     K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, &b->p2, &d->p2, o->relativeVelocity2);
     K(fill_coupling)(b, d, both, mA, iA, mB, iB);

@@ -19,6 +19,7 @@
 
 typedef double d4 __attribute__((ext_vector_type(4)));
 typedef double d2 __attribute__((ext_vector_type(2)));
+typedef float f4 __attribute__((ext_vector_type(4)));
 typedef int64_t m4 __attribute__((ext_vector_type(4)));
 
 #define K(name) name##_portable

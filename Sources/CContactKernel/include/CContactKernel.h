@@ -11,9 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// One solver point of a batch, four lanes per field (Swift `BatchPoint`).
+/// One solver point of a batch, four lanes per field (Swift `BatchPoint`). The per-step
+/// constants are 32-bit floats (Swift `NarrowLanes`), widened exactly where they are read.
 typedef struct QixBatchPoint {
-    double normalArmA[4], normalArmB[4], tangentArmA[4], tangentArmB[4];
+    float normalArmA[4], normalArmB[4], tangentArmA[4], tangentArmB[4];
     double normalImpulse[4], tangentImpulse[4];
 } QixBatchPoint;
 
@@ -21,21 +22,23 @@ typedef struct QixBatchPoint {
 typedef struct QixContactBatch {
     int32_t indexA[4], indexB[4];
     double invMassA[4], invInertiaA[4], invMassB[4], invInertiaB[4];
-    double normalX[4], normalY[4];
+    float normalX[4], normalY[4];
     QixBatchPoint p1, p2;
     int64_t hasP2[4];
 } QixContactBatch;
 
 /// The rest of a solver point, read by the solve and relax passes (Swift `PointSolve`).
 typedef struct QixPointSolve {
-    double baseSeparation[4], normalMass[4], tangentMass[4], maxNormalImpulse[4];
+    double baseSeparation[4];
+    float normalMass[4], tangentMass[4];
+    double maxNormalImpulse[4];
 } QixPointSolve;
 
 /// The per-batch part the warm start does not read (Swift `BatchSolve`).
 typedef struct QixBatchSolve {
-    double friction[4];
+    float friction[4];
     QixPointSolve p1, p2;
-    double coupling12[4], coupling21[4], blockScale[4];
+    float coupling12[4], coupling21[4], blockScale[4];
 } QixBatchSolve;
 
 /// A body's velocity and sub-step displacement (Swift `BodyState`).
@@ -48,7 +51,7 @@ typedef struct QixBodyState {
 
 /// What the fill reads of only the restitution pass's part of a batch (Swift `BatchBounce`).
 typedef struct QixBatchBounce {
-    double restitution[4], relativeVelocity1[4], relativeVelocity2[4];
+    float restitution[4], relativeVelocity1[4], relativeVelocity2[4];
 } QixBatchBounce;
 
 /// One point of a contact (Swift `ContactPoint`).

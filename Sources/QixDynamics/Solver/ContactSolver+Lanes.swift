@@ -25,10 +25,11 @@ extension ContactSolver {
             iA = c.invInertiaA
             mB = c.invMassB
             iB = c.invInertiaB
-            mAnx = mA * c.normalX
-            mAny = mA * c.normalY
-            mBnx = mB * c.normalX
-            mBny = mB * c.normalY
+            let nx = wide(c.normalX), ny = wide(c.normalY)
+            mAnx = mA * nx
+            mAny = mA * ny
+            mBnx = mB * nx
+            mBny = mB * ny
         }
     }
 
@@ -41,10 +42,10 @@ extension ContactSolver {
 
         @inline(__always)
         init(_ p: BatchPoint, _ m: Masses) {
-            nA = p.normalArmA
-            nB = p.normalArmB
-            tA = p.tangentArmA
-            tB = p.tangentArmB
+            nA = wide(p.normalArmA)
+            nB = wide(p.normalArmB)
+            tA = wide(p.tangentArmA)
+            tB = wide(p.tangentArmB)
             wnA = m.iA * nA
             wnB = m.iB * nB
             wtA = m.iA * tA
@@ -67,7 +68,7 @@ extension ContactSolver {
     static func solveBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ states: UnsafeMutablePointer<BodyState>,
                            soft: SoftLanes, masked: Bool) {
         let indexA = c.indexA, indexB = c.indexB
-        let normal = Normal(x: c.normalX, y: c.normalY)
+        let normal = Normal(x: wide(c.normalX), y: wide(c.normalY))
         // Current separations from the sub-step displacements (arms are fixed for the step).
         let dA = LaneDisplacements(states, indexA), dB = LaneDisplacements(states, indexB)
         let s1 = separation(c.p1, d.p1, dA, dB, normal)
@@ -82,12 +83,12 @@ extension ContactSolver {
         let linear = linearNormalVelocity(A, B, normal)
         let u1 = normalTarget(c.p1, d.p1, s1, linear + angularNormalVelocity(A, B, arms1), m, soft)
         let u2 = normalTarget(c.p2, d.p2, s2, linear + angularNormalVelocity(A, B, arms2), m, soft)
-        let coupling = Coupling(c12: d.coupling12, c21: d.coupling21, scale: d.blockScale)
+        let coupling = Coupling(c12: wide(d.coupling12), c21: wide(d.coupling21), scale: wide(d.blockScale))
         let (j1, j2) = blockIncrements(u1, u2, c.p1.normalImpulse, c.p2.normalImpulse, coupling)
         applyNormalPair(j1, j2, &c, &d, arms1, arms2, &A, &B, m, only, masked: false)
-        let friction = d.friction
-        frictionPoint(&c.p1, d.p1.tangentMass, arms1, &A, &B, normal, m, friction, only, masked: false)
-        frictionPoint(&c.p2, d.p2.tangentMass, arms2, &A, &B, normal, m, friction, only, masked: masked)
+        let friction = wide(d.friction)
+        frictionPoint(&c.p1, wide(d.p1.tangentMass), arms1, &A, &B, normal, m, friction, only, masked: false)
+        frictionPoint(&c.p2, wide(d.p2.tangentMass), arms2, &A, &B, normal, m, friction, only, masked: masked)
         A.store(states, indexA, invMass: m.mA)
         B.store(states, indexB, invMass: m.mB)
     }
@@ -98,7 +99,8 @@ extension ContactSolver {
                            _ n: Normal) -> Lanes {
         // (dq r) · n = c (r · n) + s (r × n) = s (r × n) - c (r × t).
         let linear = (dB.dx - dA.dx) * n.x + (dB.dy - dA.dy) * n.y
-        let angular = (dB.s * p.normalArmB - dB.c * p.tangentArmB) - (dA.s * p.normalArmA - dA.c * p.tangentArmA)
+        let angular = (dB.s * wide(p.normalArmB) - dB.c * wide(p.tangentArmB))
+            - (dA.s * wide(p.normalArmA) - dA.c * wide(p.tangentArmA))
         return (linear + angular) + q.baseSeparation
     }
 
@@ -134,7 +136,7 @@ extension ContactSolver {
         bias.replace(with: s * soft.invH, where: separated)
         massScale.replace(with: 1, where: separated)
         impulseScale.replace(with: 0, where: separated)
-        let scale = -q.normalMass * massScale
+        let scale = -wide(q.normalMass) * massScale
         let relax = impulseScale * p.normalImpulse
         return scale * (vn + bias) - relax
     }

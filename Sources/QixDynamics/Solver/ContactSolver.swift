@@ -207,11 +207,14 @@ struct ContactSolver {
     /// singular (two points almost in one place: det K below 1/1000 of k11 k22, Box2D v2's
     /// condition limit) gives no safe block solve; the contact then pushes at its first point
     /// only, as Box2D v2 does, and the second point keeps no impulse.
+    /// It reads the arms and normal masses as the batch stores them (rounded to `Float`), as
+    /// the C fill reads them back from the batch.
     @inline(__always)
     private static func coupling(_ p1: PointLane, _ p2: inout PointLane, mA: Double, iA: Double, mB: Double,
                                  iB: Double) -> (c12: Double, c21: Double, scale: Double) {
-        let k12 = mA + mB + iA * p1.normalArmA * p2.normalArmA + iB * p1.normalArmB * p2.normalArmB
-        let c12 = k12 * p1.normalMass, c21 = k12 * p2.normalMass
+        let k12 = mA + mB + iA * narrowed(p1.normalArmA) * narrowed(p2.normalArmA)
+            + iB * narrowed(p1.normalArmB) * narrowed(p2.normalArmB)
+        let c12 = k12 * narrowed(p1.normalMass), c21 = k12 * narrowed(p2.normalMass)
         let det = 1 - c12 * c21
         if det > PhysicsConstants.blockConditionLimit { return (c12, c21, 1 / det) }
         p2.normalMass = 0
@@ -240,7 +243,7 @@ struct ContactSolver {
                 if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
                 let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
                 let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
-                let nx = c.pointee.normalX[l], ny = c.pointee.normalY[l]
+                let nx = Double(c.pointee.normalX[l]), ny = Double(c.pointee.normalY[l])
                 var vA = states[a].v, wA = states[a].w
                 var vB = states[b].v, wB = states[b].w
                 @inline(__always) func apply(_ ni: Double, _ ti: Double, _ nArmA: Double, _ tArmA: Double,
@@ -255,11 +258,12 @@ struct ContactSolver {
                     vB.y += mB * py
                     wB += iB * (ni * nArmB + ti * tArmB)
                 }
-                apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
-                      c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
+                let p1 = c.pointee.p1, p2 = c.pointee.p2
+                apply(p1.normalImpulse[l], p1.tangentImpulse[l], Double(p1.normalArmA[l]), Double(p1.tangentArmA[l]),
+                      Double(p1.normalArmB[l]), Double(p1.tangentArmB[l]))
                 if c.pointee.hasP2[l] {
-                    apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
-                          c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
+                    apply(p2.normalImpulse[l], p2.tangentImpulse[l], Double(p2.normalArmA[l]), Double(p2.tangentArmA[l]),
+                          Double(p2.normalArmB[l]), Double(p2.tangentArmB[l]))
                 }
                 if mA > 0 {
                     states[a].v = vA
@@ -345,9 +349,9 @@ struct ContactSolver {
         self.solveData = []  // unique while the pass writes it
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
             bounces.withUnsafeBufferPointer { bb in for n in 0..<bp.count {
-                let bouncy = bb[n].restitution .!= 0
-                let bounce1 = bouncy .& .!(bb[n].relativeVelocity1 .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
-                let bounce2 = bouncy .& bp[n].hasP2 .& .!(bb[n].relativeVelocity2 .> threshold)
+                let bouncy = wide(bb[n].restitution) .!= 0
+                let bounce1 = bouncy .& .!(wide(bb[n].relativeVelocity1) .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
+                let bounce2 = bouncy .& bp[n].hasP2 .& .!(wide(bb[n].relativeVelocity2) .> threshold)
                     .& (sd[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
                 ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states)
@@ -364,19 +368,20 @@ struct ContactSolver {
         let indexA = c.indexA, indexB = c.indexB
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
-        let normal = Normal(x: c.normalX, y: c.normalY)
+        let normal = Normal(x: wide(c.normalX), y: wide(c.normalY))
         let m = Masses(c)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
         let linear = linearNormalVelocity(A, B, normal)
-        let u1 = (-d.p1.normalMass * ((linear + angularNormalVelocity(A, B, arms1)) + o.restitution * o.relativeVelocity1))
-            .replacing(with: 0, where: .!bounce1)
-        let u2 = (-d.p2.normalMass * ((linear + angularNormalVelocity(A, B, arms2)) + o.restitution * o.relativeVelocity2))
-            .replacing(with: 0, where: .!bounce2)
+        let restitution = wide(o.restitution)
+        let u1 = (-wide(d.p1.normalMass) * ((linear + angularNormalVelocity(A, B, arms1))
+            + restitution * wide(o.relativeVelocity1))).replacing(with: 0, where: .!bounce1)
+        let u2 = (-wide(d.p2.normalMass) * ((linear + angularNormalVelocity(A, B, arms2))
+            + restitution * wide(o.relativeVelocity2))).replacing(with: 0, where: .!bounce2)
         // Coupled only where both bounce; a point that does not bounce keeps its impulse.
         let single = .!(bounce1 .& bounce2)
-        let coupling = Coupling(c12: d.coupling12.replacing(with: 0, where: single),
-                                c21: d.coupling21.replacing(with: 0, where: single),
-                                scale: d.blockScale.replacing(with: 1, where: single))
+        let coupling = Coupling(c12: wide(d.coupling12).replacing(with: 0, where: single),
+                                c21: wide(d.coupling21).replacing(with: 0, where: single),
+                                scale: wide(d.blockScale).replacing(with: 1, where: single))
         var (j1, j2) = blockIncrements(u1, u2, c.p1.normalImpulse, c.p2.normalImpulse, coupling)
         j1.replace(with: 0, where: .!bounce1)
         j2.replace(with: 0, where: .!bounce2)
