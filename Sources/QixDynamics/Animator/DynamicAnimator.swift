@@ -228,11 +228,10 @@ public final class DynamicAnimator {
                 PairKeySort.sort(&atEnd)
                 lastRaw = raw
             }
-            touched = touched.isEmpty ? atEnd : merge(touched, atEnd)
+            touched = SortedKeys.union(touched, atEnd)
         }
-        touched = uniqued(touched)
         let began = difference(touched, previousTouching)
-        let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
+        let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
         let found = began.isEmpty ? [] : contactIndices(of: began)
         events.reserveCapacity(events.count + began.count + ended.count)
         for (k, key) in began.enumerated() {
@@ -302,32 +301,6 @@ public final class DynamicAnimator {
 
     // The set operations below run through pointers (an append per key checks capacity and
     // uniqueness); a settling pile sorts and merges some 30 000 keys per frame.
-
-    private func uniqued(_ sorted: [UInt64]) -> [UInt64] {
-        sorted.withUnsafeBufferPointer { a in
-            [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
-                var n = 0
-                for k in a where n == 0 || out[n - 1] != k {
-                    out[n] = k
-                    n += 1
-                }
-                count = n
-            }
-        }
-    }
-
-    /// The sorted union (with repeats) of sorted `a` and sorted `b`, in one linear pass.
-    private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                [UInt64](unsafeUninitializedCapacity: a.count + b.count) { out, count in
-                    // An empty buffer may have no base address.
-                    if let base = out.baseAddress { PairKeySort.merge(a, b, into: base) }
-                    count = a.count + b.count
-                }
-            }
-        }
-    }
 
     /// Elements of sorted `a` not in sorted `b`.
     private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
