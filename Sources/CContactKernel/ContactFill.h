@@ -8,12 +8,14 @@
 /// (others +0).
 static inline __attribute__((always_inline)) void K(fill_point)(const QixContactPoint *cp[4], m4 use, d4 nx, d4 ny,
                                                                d4 mA, d4 iA, d4 mB, d4 iB, K(Bodies) A, K(Bodies) B,
-                                                               QixBatchPoint *p, QixPointSolve *q, float *approach) {
+                                                               const d4 centers[4], QixBatchPoint *p, QixPointSolve *q,
+                                                               float *approach) {
     const d4 zero = (d4)(0.0);
-    d4 rAx = {cp[0]->anchorAx, cp[1]->anchorAx, cp[2]->anchorAx, cp[3]->anchorAx};
-    d4 rAy = {cp[0]->anchorAy, cp[1]->anchorAy, cp[2]->anchorAy, cp[3]->anchorAy};
-    d4 rBx = {cp[0]->anchorBx, cp[1]->anchorBx, cp[2]->anchorBx, cp[3]->anchorBx};
-    d4 rBy = {cp[0]->anchorBy, cp[1]->anchorBy, cp[2]->anchorBy, cp[3]->anchorBy};
+    // The anchors: the point minus each centre of mass (`ContactSolver.fill`).
+    d4 px = {cp[0]->pointX, cp[1]->pointX, cp[2]->pointX, cp[3]->pointX};
+    d4 py = {cp[0]->pointY, cp[1]->pointY, cp[2]->pointY, cp[3]->pointY};
+    d4 rAx = px - centers[0], rAy = py - centers[1];
+    d4 rBx = px - centers[2], rBy = py - centers[3];
     d4 separation = {cp[0]->separation, cp[1]->separation, cp[2]->separation, cp[3]->separation};
     d4 ni = {cp[0]->normalImpulse, cp[1]->normalImpulse, cp[2]->normalImpulse, cp[3]->normalImpulse};
     d4 ti = {cp[0]->tangentImpulse, cp[1]->tangentImpulse, cp[2]->tangentImpulse, cp[3]->tangentImpulse};
@@ -67,7 +69,7 @@ static inline __attribute__((always_inline)) void K(fill_coupling)(QixContactBat
 static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch *b, QixBatchSolve *d, QixBatchBounce *o,
                                                                const int32_t *slot, const QixContact *contacts,
                                                                const double *masses, const double *materials,
-                                                               const QixBodyState *states) {
+                                                               const double *centers, const QixBodyState *states) {
     // Unused lanes read an empty contact between the static body 0 and itself; every value
     // they store is then replaced by +0.
     static const QixContact none;
@@ -102,24 +104,29 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
     }
     K(Bodies) A = K(load_bodies)((QixBodyState *)states, b->indexA);
     K(Bodies) B = K(load_bodies)((QixBodyState *)states, b->indexB);
-    K(st)(b->invMassA, K(sel)(use, mA, zero));
-    K(st)(b->invInertiaA, K(sel)(use, iA, zero));
-    K(st)(b->invMassB, K(sel)(use, mB, zero));
-    K(st)(b->invInertiaB, K(sel)(use, iB, zero));
     K(stf)(b->normalX, K(sel)(use, nx, zero));
     K(stf)(b->normalY, K(sel)(use, ny, zero));
     K(stf)(d->friction, K(sel)(use, friction, zero));
     K(stf)(o->restitution, K(sel)(use, restitution, zero));
-    K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, &b->p1, &d->p1, o->relativeVelocity1);
-    K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, &b->p2, &d->p2, o->relativeVelocity2);
+    // Centres of both sides: x and y of A, then of B.
+    d4 cs[4];
+    for (int l = 0; l < 4; l++) {
+        cs[0][l] = centers[2 * c[l]->a];
+        cs[1][l] = centers[2 * c[l]->a + 1];
+        cs[2][l] = centers[2 * c[l]->b];
+        cs[3][l] = centers[2 * c[l]->b + 1];
+    }
+    K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, cs, &b->p1, &d->p1, o->relativeVelocity1);
+    K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, cs, &b->p2, &d->p2, o->relativeVelocity2);
     K(fill_coupling)(b, d, both, mA, iA, mB, iB);
 }
 
 void K(qix_contact_fill)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,
                         QixBatchBounce *restrict bounce, ptrdiff_t count, const int32_t *slots,
                         const QixContact *contacts, const double *masses, const double *materials,
-                        const QixBodyState *states) {
+                        const double *centers, const QixBodyState *states) {
     for (ptrdiff_t n = 0; n < count; n++) {
-        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, materials, states);
+        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, materials, centers,
+                      states);
     }
 }

@@ -127,6 +127,13 @@ typedef struct {
     d4 mAnx, mAny, mBnx, mBny;
 } K(Masses);
 
+/// The inverse masses and inertias of the indexed bodies (`masses`: two doubles a body),
+/// transposed into lanes.
+static inline __attribute__((always_inline)) void K(load_masses)(const double *masses, const int32_t *index, d4 *m,
+                                                                d4 *i) {
+    K(gather2)(masses + 2 * index[0], masses + 2 * index[1], masses + 2 * index[2], masses + 2 * index[3], m, i);
+}
+
 /// `ContactSolver.PointArms`: lever arms and inverse inertia times arm.
 typedef struct {
     d4 nA, nB, tA, tB;
@@ -261,10 +268,8 @@ static inline __attribute__((always_inline)) void K(solve_batch)(QixContactBatch
     d4 s1 = K(separation)(&c->p1, &d->p1, dA, dB, nx, ny);
     d4 s2 = K(separation)(&c->p2, &d->p2, dA, dB, nx, ny);
     K(Masses) m;
-    m.mA = K(ld)(c->invMassA);
-    m.iA = K(ld)(c->invInertiaA);
-    m.mB = K(ld)(c->invMassB);
-    m.iB = K(ld)(c->invInertiaB);
+    K(load_masses)(k->masses, c->indexA, &m.mA, &m.iA);
+    K(load_masses)(k->masses, c->indexB, &m.mB, &m.iB);
     m.mAnx = m.mA * nx;
     m.mAny = m.mA * ny;
     m.mBnx = m.mB * nx;
@@ -318,10 +323,12 @@ static inline __attribute__((always_inline)) void K(warm_point)(const QixBatchPo
 /// scalar code's operations in its order; a lane without a second point keeps the velocities
 /// it had before that point (a select, as if the point were skipped), and only sides that can
 /// move are stored (unused lanes have none).
-static inline __attribute__((always_inline)) void K(warm_batch)(const QixContactBatch *c, QixBodyState *states) {
+static inline __attribute__((always_inline)) void K(warm_batch)(const QixContactBatch *c, QixBodyState *states,
+                                                               const double *masses) {
     d4 nx = K(ldf)(c->normalX), ny = K(ldf)(c->normalY);
-    d4 mA = K(ld)(c->invMassA), iA = K(ld)(c->invInertiaA);
-    d4 mB = K(ld)(c->invMassB), iB = K(ld)(c->invInertiaB);
+    d4 mA, iA, mB, iB;
+    K(load_masses)(masses, c->indexA, &mA, &iA);
+    K(load_masses)(masses, c->indexB, &mB, &iB);
     K(Bodies) A = K(load_bodies)(states, c->indexA);
     K(Bodies) B = K(load_bodies)(states, c->indexB);
     K(warm_point)(&c->p1, nx, ny, mA, iA, mB, iB, &A, &B);
@@ -363,7 +370,7 @@ void K(qix_contact_warm_start_and_solve)(QixContactBatch *restrict batches, QixB
         // is solved (at least batch n itself, whose impulses the solve overwrites).
         ptrdiff_t upTo = warmedBy[n] > n ? warmedBy[n] : n + 1;
         if (upTo > count) upTo = count;
-        for (; warmed < upTo; warmed++) K(warm_batch)(batches + warmed, states);
+        for (; warmed < upTo; warmed++) K(warm_batch)(batches + warmed, states, constants->masses);
         K(solve_one)(batches + n, solve + n, states, constants, 1);
     }
 }

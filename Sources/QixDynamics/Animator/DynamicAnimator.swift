@@ -283,8 +283,9 @@ public final class DynamicAnimator {
         if n < 0 { return nil }
         let c = world.contacts[Int(n)]
         let center = world.bodies[c.a].center0
-        var point = center + c.p0.anchorA
-        if c.pointCount > 1 { point = 0.5 * (point + (center + c.p1.anchorA)) }
+        // Through the anchor (point - centre), as when the record kept anchors: the same bits.
+        var point = center + (c.p0.point - center)
+        if c.pointCount > 1 { point = 0.5 * (point + (center + (c.p1.point - center))) }
         return (point, c.normal)
     }
 

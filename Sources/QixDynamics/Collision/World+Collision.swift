@@ -245,12 +245,11 @@ extension World {
             m = manifold(a, b, bodies, colliders, shapes)
         }
         if m.count == 0 { return nil }
-        let centerA = A.pointee.center, centerB = Bb.pointee.center
-        var p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB, separation: m.p0.separation)
+        var p0 = ContactPoint(point: m.p0.point, separation: m.p0.separation)
         var p1 = ContactPoint()
         let ids = SIMD4(m.p0.id, m.count > 1 ? m.p1.id : 0, UInt32(truncatingIfNeeded: m.count), 0)
         if m.count > 1 {
-            p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB, separation: m.p1.separation)
+            p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
         if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
             warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)

@@ -62,14 +62,13 @@ struct BatchSolve {
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
 /// `b2ContactConstraintSIMD`): the lanes write disjoint movable bodies (`ContactSchedule`), so
 /// one pass over the batch is the same as solving its contacts one after another. Unused lanes
-/// point at the static ground (body 0) with zero masses and are never written back. The
-/// softness is not stored: a lane uses the static coefficients when a side has zero inverse
-/// mass (the batches the passes stream are smaller).
+/// point at the static ground (body 0), whose inverse masses are zero, and are never written
+/// back. Neither the softness nor the inverse masses are stored: the passes read each body's
+/// inverse mass and inertia from the solver's per-body array (`BodyMasses`), and a lane uses the
+/// static coefficients when a side has zero inverse mass (the batches are 352 bytes).
 struct ContactBatch {
     var indexA = LaneIndices()
     var indexB = LaneIndices()
-    var invMassA = Lanes(), invInertiaA = Lanes()
-    var invMassB = Lanes(), invInertiaB = Lanes()
     var normalX = NarrowLanes(), normalY = NarrowLanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
@@ -83,6 +82,10 @@ struct BatchBounce {
     var restitution = NarrowLanes()
     var relativeVelocity1 = NarrowLanes(), relativeVelocity2 = NarrowLanes()
 }
+
+/// Each body's inverse mass (x) and inverse inertia (y), by body index; body 0, the ground, has
+/// zeros.
+typealias BodyMasses = UnsafePointer<SIMD2<Double>>
 
 /// The sub-step displacements of the bodies of one side of a batch, one body per lane.
 struct LaneDisplacements {

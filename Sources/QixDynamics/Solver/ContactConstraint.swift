@@ -1,9 +1,10 @@
-/// One point of a contact: anchors relative to the centres of mass, the separation found by
-/// the narrow phase, and the impulses accumulated by the solver (kept for warm starting). The
-/// point's feature id is kept apart, in `World.contactPointIDs`: only the warm-start match reads it.
+/// One point of a contact: where it is in the world, the separation found by the narrow phase,
+/// and the impulses accumulated by the solver (kept for warm starting). The anchors relative to
+/// the centres of mass are `point - center` of each body, computed where they are read (the
+/// centres do not move between the narrow phase and the fill). The point's feature id is kept
+/// apart, in `World.contactPointIDs`: only the warm-start match reads it.
 struct ContactPoint {
-    var anchorA = Vector2.zero
-    var anchorB = Vector2.zero
+    var point = Vector2.zero
     var separation = 0.0
     var normalImpulse = 0.0
     var tangentImpulse = 0.0
@@ -11,8 +12,8 @@ struct ContactPoint {
 
 /// A contact between two bodies with up to two points, kept from step to step by pair key so
 /// that its impulses warm-start the next step; the solver works on `ContactBatch` copies.
-/// 144 bytes: the pair key, whether the contact touches, and the friction and restitution are
-/// derived (from the bodies, the points and the colliders) rather than stored.
+/// 112 bytes: the pair key, whether the contact touches, the anchors, and the friction and
+/// restitution are derived (from the bodies and the points) rather than stored.
 struct ContactConstraint {
     private var bodyA: Int32
     private var bodyB: Int32

@@ -19,12 +19,17 @@ extension ContactSolver {
         var mA: Lanes, iA: Lanes, mB: Lanes, iB: Lanes
         var mAnx: Lanes, mAny: Lanes, mBnx: Lanes, mBny: Lanes
 
+        /// The masses of the bodies of batch `c`, from the per-body array.
         @inline(__always)
-        init(_ c: ContactBatch) {
-            mA = c.invMassA
-            iA = c.invInertiaA
-            mB = c.invMassB
-            iB = c.invInertiaB
+        init(_ c: ContactBatch, _ masses: BodyMasses) {
+            let a0 = masses[Int(c.indexA[0])], a1 = masses[Int(c.indexA[1])]
+            let a2 = masses[Int(c.indexA[2])], a3 = masses[Int(c.indexA[3])]
+            let b0 = masses[Int(c.indexB[0])], b1 = masses[Int(c.indexB[1])]
+            let b2 = masses[Int(c.indexB[2])], b3 = masses[Int(c.indexB[3])]
+            mA = Lanes(a0.x, a1.x, a2.x, a3.x)
+            iA = Lanes(a0.y, a1.y, a2.y, a3.y)
+            mB = Lanes(b0.x, b1.x, b2.x, b3.x)
+            iB = Lanes(b0.y, b1.y, b2.y, b3.y)
             let nx = wide(c.normalX), ny = wide(c.normalY)
             mAnx = mA * nx
             mAny = mA * ny
@@ -54,12 +59,13 @@ extension ContactSolver {
     }
 
     /// The soft-contact coefficients of one pass: contacts between moving bodies, and contacts
-    /// with a static side (stiffer).
+    /// with a static side (stiffer); and the bodies' inverse masses.
     struct SoftLanes {
         var contact: Softness, `static`: Softness
         var invH: Double
         var maxPush: Lanes
         var useBias: Bool
+        var masses: BodyMasses
     }
 
     /// Solves one batch: both points' normal impulses together (`blockIncrements`), then both
@@ -73,7 +79,7 @@ extension ContactSolver {
         let dA = LaneDisplacements(states, indexA), dB = LaneDisplacements(states, indexB)
         let s1 = separation(c.p1, d.p1, dA, dB, normal)
         let s2 = separation(c.p2, d.p2, dA, dB, normal)
-        let m = Masses(c)
+        let m = Masses(c, soft.masses)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)

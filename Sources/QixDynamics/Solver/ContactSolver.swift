@@ -14,6 +14,8 @@ struct ContactSolver {
     /// Each body's friction and restitution, from which the fill mixes a contact's (the contact
     /// records do not carry them).
     private var materials: [SIMD2<Double>] = []
+    /// Each body's centre of mass, from which the fill takes a contact point's anchors.
+    private var centers: [Vector2] = []
     /// The code that runs the solve and relax passes (all kernels give the same bits; tests
     /// switch it to compare them).
     var kernel = ContactKernel.preferred
@@ -50,12 +52,13 @@ struct ContactSolver {
             bounces.withUnsafeMutableBufferPointer { bb in solveData.withUnsafeMutableBufferPointer { sd in
                 schedule.slots.withUnsafeBufferPointer { slots in
                     masses.withUnsafeBufferPointer { mp in materials.withUnsafeBufferPointer { fp in
+                      centers.withUnsafeBufferPointer { cp in
                         // The C kernels fill four lanes at a time (the same operations per lane).
                         if let b = bp.baseAddress, let d = sd.baseAddress, let o = bb.baseAddress,
                            let sl = slots.baseAddress, let c = contacts.baseAddress, let m = mp.baseAddress,
-                           let f = fp.baseAddress,
-                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c, masses: m, materials: f,
-                                          states: states) {
+                           let f = fp.baseAddress, let z = cp.baseAddress,
+                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c,
+                                          bodies: (masses: m, materials: f, centers: z), states: states) {
                             return
                         }
                         for n in 0..<batchCount {
@@ -65,10 +68,11 @@ struct ContactSolver {
                                     ContactSolver.clear(&bp[n], &sd[n], &bb[n], lane: l)
                                 } else {
                                     ContactSolver.fill(&bp[n], &sd[n], &bb[n], lane: l, contacts[k], masses: mp,
-                                                       materials: fp, states: states)
+                                                       materials: fp, centers: cp, states: states)
                                 }
                             }
                         }
+                      }
                     } }
                 }
             } }
@@ -81,15 +85,19 @@ struct ContactSolver {
     }
 
     /// Copies what the schedule and the fill read of each body side by side (they read it once
-    /// per contact): inverse mass and inertia, friction and restitution.
+    /// per contact): inverse mass and inertia, friction and restitution, centre of mass.
     private mutating func loadBodies(_ bodies: UnsafePointer<Body>, count: Int) {
         masses.setCount(count, filler: .zero)
         materials.setCount(count, filler: .zero)
+        centers.setCount(count, filler: .zero)
         masses.withUnsafeMutableBufferPointer { mp in
             materials.withUnsafeMutableBufferPointer { fp in
-                for i in 0..<count {
-                    mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
-                    fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
+                centers.withUnsafeMutableBufferPointer { cp in
+                    for i in 0..<count {
+                        mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
+                        fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
+                        cp[i] = bodies[i].center
+                    }
                 }
             }
         }
@@ -104,6 +112,7 @@ struct ContactSolver {
         bounces = []
         masses = []
         materials = []
+        centers = []
     }
 
     /// One lane of a `BatchPoint`, as scalars.
@@ -132,10 +141,6 @@ struct ContactSolver {
                               lane l: Int) {
         batch.indexA[l] = 0
         batch.indexB[l] = 0
-        setLane(&batch.invMassA, l, 0)
-        setLane(&batch.invInertiaA, l, 0)
-        setLane(&batch.invMassB, l, 0)
-        setLane(&batch.invInertiaB, l, 0)
         setLane(&batch.normalX, l, 0)
         setLane(&batch.normalY, l, 0)
         setLane(&solve.friction, l, 0)
@@ -154,16 +159,12 @@ struct ContactSolver {
     private static func fill(
         _ batch: inout ContactBatch, _ solve: inout BatchSolve, _ bounce: inout BatchBounce, lane l: Int,
         _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>, materials: UnsafeBufferPointer<SIMD2<Double>>,
-        states: UnsafePointer<BodyState>
+        centers: UnsafeBufferPointer<Vector2>, states: UnsafePointer<BodyState>
     ) {
         let mA = masses[c.a].x, iA = masses[c.a].y
         let mB = masses[c.b].x, iB = masses[c.b].y
         batch.indexA[l] = Int32(c.a)
         batch.indexB[l] = Int32(c.b)
-        setLane(&batch.invMassA, l, mA)
-        setLane(&batch.invInertiaA, l, iA)
-        setLane(&batch.invMassB, l, mB)
-        setLane(&batch.invInertiaB, l, iB)
         setLane(&batch.normalX, l, c.normal.x)
         setLane(&batch.normalY, l, c.normal.y)
         // Mixed as Box2D mixes them: the geometric mean of the frictions, the larger restitution.
@@ -173,7 +174,7 @@ struct ContactSolver {
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
         @inline(__always) func point(_ cp: ContactPoint) -> PointLane {
-            let rA = cp.anchorA, rB = cp.anchorB
+            let rA = cp.point - centers[c.a], rB = cp.point - centers[c.b]
             var p = PointLane()
             p.baseSeparation = cp.separation - (rB - rA).dot(normal)
             let rnA = rA.cross(normal), rnB = rB.cross(normal)
@@ -232,19 +233,22 @@ struct ContactSolver {
     /// through them one by one gives the bits of the lane version; unused lanes and missing
     /// second points are skipped, static sides are not stored.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
-        batches.withUnsafeBufferPointer { bp in ContactSolver.warmStartPass(bp, states) }
+        batches.withUnsafeBufferPointer { bp in masses.withUnsafeBufferPointer { mp in
+            ContactSolver.warmStartPass(bp, states, masses: mp.baseAddress!)
+        } }
     }
 
     /// The warm start of `warmStart` over the given batches.
-    static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>) {
+    static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
+                              masses: BodyMasses) {
         guard let base = bp.baseAddress else { return }
         for n in 0..<bp.count {
             let c = base + n
             for l in 0..<Lanes.scalarCount {
-                let mA = c.pointee.invMassA[l], mB = c.pointee.invMassB[l]
-                if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
                 let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
-                let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
+                let mA = masses[a].x, mB = masses[b].x
+                if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
+                let iA = masses[a].y, iB = masses[b].y
                 let nx = Double(c.pointee.normalX[l]), ny = Double(c.pointee.normalY[l])
                 var vA = states[a].v, wA = states[a].w
                 var vB = states[b].v, wB = states[b].w
@@ -287,15 +291,19 @@ struct ContactSolver {
         self.solveData = []  // unique while the pass writes it
         let kernel = self.kernel
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            if let b = bp.baseAddress, let d = sd.baseAddress,
-               kernel.runPass(b, d, count: bp.count, states, softness: softness, invH: invH, useBias: useBias) {
-                return
-            }
-            // Two copies of the loop, each with `useBias` a constant.
-            if useBias {
-                ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true)
-            } else {
-                ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false)
+            masses.withUnsafeBufferPointer { mp in
+                let m = mp.baseAddress!
+                if let b = bp.baseAddress, let d = sd.baseAddress,
+                   kernel.runPass(b, d, count: bp.count, states, softness: softness, invH: invH, useBias: useBias,
+                                  masses: m) {
+                    return
+                }
+                // Two copies of the loop, each with `useBias` a constant.
+                if useBias {
+                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true, masses: m)
+                } else {
+                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false, masses: m)
+                }
             }
         } }
         self.solveData = solveData
@@ -310,13 +318,14 @@ struct ContactSolver {
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
         let fused = batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            reach.warmedBy.withUnsafeBufferPointer { wb in
-                guard let b = bp.baseAddress, let d = sd.baseAddress, let w = wb.baseAddress, wb.count == bp.count else {
+            reach.warmedBy.withUnsafeBufferPointer { wb in masses.withUnsafeBufferPointer { mp in
+                guard let b = bp.baseAddress, let d = sd.baseAddress, let w = wb.baseAddress, let m = mp.baseAddress,
+                      wb.count == bp.count else {
                     return false
                 }
                 return kernel.runWarmStartAndSolve(b, d, count: bp.count, states, softness: softness, invH: invH,
-                                                   warmedBy: w)
-            }
+                                                   warmedBy: w, masses: m)
+            } }
         } }
         self.solveData = solveData
         if !fused {
@@ -328,9 +337,11 @@ struct ContactSolver {
     @inline(__always)
     static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ sd: UnsafeMutableBufferPointer<BatchSolve>,
                                   _ states: UnsafeMutablePointer<BodyState>,
-                                  _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool) {
+                                  _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool,
+                                  masses: BodyMasses) {
         let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,
-                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias)
+                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias,
+                             masses: masses)
         for n in 0..<bp.count {
             // One copy of the batch code per case, each with `masked` a constant.
             if all(bp[n].hasP2) {
@@ -350,14 +361,14 @@ struct ContactSolver {
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            bounces.withUnsafeBufferPointer { bb in for n in 0..<bp.count {
+            bounces.withUnsafeBufferPointer { bb in masses.withUnsafeBufferPointer { mp in for n in 0..<bp.count {
                 let bouncy = wide(bb[n].restitution) .!= 0
                 let bounce1 = bouncy .& .!(wide(bb[n].relativeVelocity1) .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
                 let bounce2 = bouncy .& bp[n].hasP2 .& .!(wide(bb[n].relativeVelocity2) .> threshold)
                     .& (sd[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
-                ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states)
-            } }
+                ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states, mp.baseAddress!)
+            } } }
         } }
         self.solveData = solveData
     }
@@ -366,12 +377,13 @@ struct ContactSolver {
     /// left exactly as they were, impulses included).
     @inline(__always)
     private static func bounceBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ o: BatchBounce,
-                                    _ bounce1: LaneMask, _ bounce2: LaneMask, _ states: UnsafeMutablePointer<BodyState>) {
+                                    _ bounce1: LaneMask, _ bounce2: LaneMask, _ states: UnsafeMutablePointer<BodyState>,
+                                    _ masses: BodyMasses) {
         let indexA = c.indexA, indexB = c.indexB
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
         let normal = Normal(x: wide(c.normalX), y: wide(c.normalY))
-        let m = Masses(c)
+        let m = Masses(c, masses)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
         let linear = linearNormalVelocity(A, B, normal)
         let restitution = wide(o.restitution)

@@ -149,7 +149,7 @@ import QixScenes
     /// Every field of a contact as 64-bit words (its padding bytes are not compared).
     static func fields(_ c: ContactConstraint) -> [UInt64] {
         func point(_ p: ContactPoint) -> [UInt64] {
-            [p.anchorA.x, p.anchorA.y, p.anchorB.x, p.anchorB.y, p.separation, p.normalImpulse, p.tangentImpulse]
+            [p.point.x, p.point.y, p.separation, p.normalImpulse, p.tangentImpulse]
                 .map(\.bitPattern)
         }
         return [UInt64(c.a), UInt64(c.b), c.normal.x.bitPattern, c.normal.y.bitPattern, UInt64(c.pointCount)]
