@@ -144,7 +144,9 @@ public final class DynamicAnimator {
         if anchorsMoved { updateAnchors() }
         applyImpulses()
         world.trackTouching = true
-        world.touchingKeys.removeAll(keepingCapacity: true)
+        // Released rather than emptied: kept, its room for every step of a busy frame (240 kB on
+        // the pyramid's first frame) would stay allocated through every later step's solve.
+        world.touchingKeys = []
         world.touchingStepCounts.removeAll(keepingCapacity: true)
         var stepped = false
         if isRunning && divergence == nil {
