@@ -105,7 +105,7 @@ struct ContactSolver {
 
     /// Releases the step's solve and bounce records and the per-body copies once the step's
     /// passes are done (the batches stay: their impulses warm-start the next step). They are
-    /// 1.3 MB on the 5050-box pyramid; released, their memory serves what the frame allocates
+    /// 1.4 MB on the 5050-box pyramid; released, their memory serves what the frame allocates
     /// after its steps (its contact events) instead of adding to the peak.
     mutating func endStep() {
         solveData = []
