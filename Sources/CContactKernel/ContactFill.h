@@ -8,12 +8,14 @@
 /// (others +0).
 static inline __attribute__((always_inline)) void K(fill_point)(const QixContactPoint *cp[4], m4 use, d4 nx, d4 ny,
                                                                d4 mA, d4 iA, d4 mB, d4 iB, K(Bodies) A, K(Bodies) B,
-                                                               QixBatchPoint *p, QixPointSolve *q, double *approach) {
+                                                               const d4 centers[4], QixBatchPoint *p, QixPointSolve *q,
+                                                               float *approach) {
     const d4 zero = (d4)(0.0);
-    d4 rAx = {cp[0]->anchorAx, cp[1]->anchorAx, cp[2]->anchorAx, cp[3]->anchorAx};
-    d4 rAy = {cp[0]->anchorAy, cp[1]->anchorAy, cp[2]->anchorAy, cp[3]->anchorAy};
-    d4 rBx = {cp[0]->anchorBx, cp[1]->anchorBx, cp[2]->anchorBx, cp[3]->anchorBx};
-    d4 rBy = {cp[0]->anchorBy, cp[1]->anchorBy, cp[2]->anchorBy, cp[3]->anchorBy};
+    // The anchors: the point minus each centre of mass (`ContactSolver.fill`).
+    d4 px = {cp[0]->pointX, cp[1]->pointX, cp[2]->pointX, cp[3]->pointX};
+    d4 py = {cp[0]->pointY, cp[1]->pointY, cp[2]->pointY, cp[3]->pointY};
+    d4 rAx = px - centers[0], rAy = py - centers[1];
+    d4 rBx = px - centers[2], rBy = py - centers[3];
     d4 separation = {cp[0]->separation, cp[1]->separation, cp[2]->separation, cp[3]->separation};
     d4 ni = {cp[0]->normalImpulse, cp[1]->normalImpulse, cp[2]->normalImpulse, cp[3]->normalImpulse};
     d4 ti = {cp[0]->tangentImpulse, cp[1]->tangentImpulse, cp[2]->tangentImpulse, cp[3]->tangentImpulse};
@@ -30,17 +32,17 @@ static inline __attribute__((always_inline)) void K(fill_point)(const QixContact
     d4 vrAx = A.vx + -A.w * rAy, vrAy = A.vy + A.w * rAx;
     d4 vrBx = B.vx + -B.w * rBy, vrBy = B.vy + B.w * rBx;
     d4 relativeVelocity = nx * (vrBx - vrAx) + ny * (vrBy - vrAy);
-    K(st)(p->normalArmA, K(sel)(use, rnA, zero));
-    K(st)(p->normalArmB, K(sel)(use, rnB, zero));
-    K(st)(p->tangentArmA, K(sel)(use, rtA, zero));
-    K(st)(p->tangentArmB, K(sel)(use, rtB, zero));
+    K(stf)(p->normalArmA, K(sel)(use, rnA, zero));
+    K(stf)(p->normalArmB, K(sel)(use, rnB, zero));
+    K(stf)(p->tangentArmA, K(sel)(use, rtA, zero));
+    K(stf)(p->tangentArmB, K(sel)(use, rtB, zero));
     K(st)(p->normalImpulse, K(sel)(use, ni, zero));
     K(st)(p->tangentImpulse, K(sel)(use, ti, zero));
     K(st)(q->baseSeparation, K(sel)(use, baseSeparation, zero));
-    K(st)(q->normalMass, K(sel)(use, normalMass, zero));
-    K(st)(q->tangentMass, K(sel)(use, tangentMass, zero));
+    K(stf)(q->normalMass, K(sel)(use, normalMass, zero));
+    K(stf)(q->tangentMass, K(sel)(use, tangentMass, zero));
     K(st)(q->maxNormalImpulse, zero);
-    K(st)(approach, K(sel)(use, relativeVelocity, zero));
+    K(stf)(approach, K(sel)(use, relativeVelocity, zero));
 }
 
 /// `ContactSolver.coupling` for the lanes `both` (two points), from the stored arms and normal
@@ -49,16 +51,16 @@ static inline __attribute__((always_inline)) void K(fill_point)(const QixContact
 static inline __attribute__((always_inline)) void K(fill_coupling)(QixContactBatch *b, QixBatchSolve *d, m4 both,
                                                                   d4 mA, d4 iA, d4 mB, d4 iB) {
     const d4 zero = (d4)(0.0), one = (d4)(1.0);
-    d4 k12 = mA + mB + iA * K(ld)(b->p1.normalArmA) * K(ld)(b->p2.normalArmA) +
-             iB * K(ld)(b->p1.normalArmB) * K(ld)(b->p2.normalArmB);
-    d4 c12 = k12 * K(ld)(d->p1.normalMass), c21 = k12 * K(ld)(d->p2.normalMass);
+    d4 k12 = mA + mB + iA * K(ldf)(b->p1.normalArmA) * K(ldf)(b->p2.normalArmA) +
+             iB * K(ldf)(b->p1.normalArmB) * K(ldf)(b->p2.normalArmB);
+    d4 c12 = k12 * K(ldf)(d->p1.normalMass), c21 = k12 * K(ldf)(d->p2.normalMass);
     d4 det = one - c12 * c21;
     m4 block = both & (det > (d4)(0.001));
     m4 drop = both & ~block;
-    K(st)(d->coupling12, K(sel)(block, c12, zero));
-    K(st)(d->coupling21, K(sel)(block, c21, zero));
-    K(st)(d->blockScale, K(sel)(block, one / det, one));
-    K(st)(d->p2.normalMass, K(sel)(drop, zero, K(ld)(d->p2.normalMass)));
+    K(stf)(d->coupling12, K(sel)(block, c12, zero));
+    K(stf)(d->coupling21, K(sel)(block, c21, zero));
+    K(stf)(d->blockScale, K(sel)(block, one / det, one));
+    K(stf)(d->p2.normalMass, K(sel)(drop, zero, K(ldf)(d->p2.normalMass)));
     K(st)(b->p2.normalImpulse, K(sel)(drop, zero, K(ld)(b->p2.normalImpulse)));
     K(st)(b->p2.tangentImpulse, K(sel)(drop, zero, K(ld)(b->p2.tangentImpulse)));
 }
@@ -66,7 +68,8 @@ static inline __attribute__((always_inline)) void K(fill_coupling)(QixContactBat
 /// Fills one batch from the contacts of its four slots (-1: an unused lane).
 static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch *b, QixBatchSolve *d, QixBatchBounce *o,
                                                                const int32_t *slot, const QixContact *contacts,
-                                                               const double *masses, const QixBodyState *states) {
+                                                               const double *masses, const double *materials,
+                                                               const double *centers, const QixBodyState *states) {
     // Unused lanes read an empty contact between the static body 0 and itself; every value
     // they store is then replaced by +0.
     static const QixContact none;
@@ -91,27 +94,39 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
     d4 iB = {masses[2 * c[0]->b + 1], masses[2 * c[1]->b + 1], masses[2 * c[2]->b + 1], masses[2 * c[3]->b + 1]};
     d4 nx = {c[0]->normalX, c[1]->normalX, c[2]->normalX, c[3]->normalX};
     d4 ny = {c[0]->normalY, c[1]->normalY, c[2]->normalY, c[3]->normalY};
-    d4 friction = {c[0]->friction, c[1]->friction, c[2]->friction, c[3]->friction};
-    d4 restitution = {c[0]->restitution, c[1]->restitution, c[2]->restitution, c[3]->restitution};
+    // Box2D's mixing: the geometric mean of the frictions (a correctly rounded square root, as
+    // Swift's), the larger restitution (Swift's `max(x, y)` is `y >= x ? y : x`).
+    d4 friction, restitution;
+    for (int l = 0; l < 4; l++) {
+        const double *fa = materials + 2 * c[l]->a, *fb = materials + 2 * c[l]->b;
+        friction[l] = __builtin_sqrt(fa[0] * fb[0]);
+        restitution[l] = fb[1] >= fa[1] ? fb[1] : fa[1];
+    }
     K(Bodies) A = K(load_bodies)((QixBodyState *)states, b->indexA);
     K(Bodies) B = K(load_bodies)((QixBodyState *)states, b->indexB);
-    K(st)(b->invMassA, K(sel)(use, mA, zero));
-    K(st)(b->invInertiaA, K(sel)(use, iA, zero));
-    K(st)(b->invMassB, K(sel)(use, mB, zero));
-    K(st)(b->invInertiaB, K(sel)(use, iB, zero));
-    K(st)(b->normalX, K(sel)(use, nx, zero));
-    K(st)(b->normalY, K(sel)(use, ny, zero));
-    K(st)(d->friction, K(sel)(use, friction, zero));
-    K(st)(o->restitution, K(sel)(use, restitution, zero));
-    K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, &b->p1, &d->p1, o->relativeVelocity1);
-    K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, &b->p2, &d->p2, o->relativeVelocity2);
+    K(stf)(b->normalX, K(sel)(use, nx, zero));
+    K(stf)(b->normalY, K(sel)(use, ny, zero));
+    K(stf)(d->friction, K(sel)(use, friction, zero));
+    K(stf)(o->restitution, K(sel)(use, restitution, zero));
+    // Centres of both sides: x and y of A, then of B.
+    d4 cs[4];
+    for (int l = 0; l < 4; l++) {
+        cs[0][l] = centers[2 * c[l]->a];
+        cs[1][l] = centers[2 * c[l]->a + 1];
+        cs[2][l] = centers[2 * c[l]->b];
+        cs[3][l] = centers[2 * c[l]->b + 1];
+    }
+    K(fill_point)(p1, use, nx, ny, mA, iA, mB, iB, A, B, cs, &b->p1, &d->p1, o->relativeVelocity1);
+    K(fill_point)(p2, both, nx, ny, mA, iA, mB, iB, A, B, cs, &b->p2, &d->p2, o->relativeVelocity2);
     K(fill_coupling)(b, d, both, mA, iA, mB, iB);
 }
 
 void K(qix_contact_fill)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,
                         QixBatchBounce *restrict bounce, ptrdiff_t count, const int32_t *slots,
-                        const QixContact *contacts, const double *masses, const QixBodyState *states) {
+                        const QixContact *contacts, const double *masses, const double *materials,
+                        const double *centers, const QixBodyState *states) {
     for (ptrdiff_t n = 0; n < count; n++) {
-        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, states);
+        K(fill_batch)(batches + n, solve + n, bounce + n, slots + 4 * n, contacts, masses, materials, centers,
+                      states);
     }
 }

@@ -19,6 +19,7 @@
 
 typedef double d4 __attribute__((ext_vector_type(4)));
 typedef double d2 __attribute__((ext_vector_type(2)));
+typedef float f4 __attribute__((ext_vector_type(4)));
 typedef int64_t m4 __attribute__((ext_vector_type(4)));
 
 #define K(name) name##_portable
@@ -55,8 +56,8 @@ void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSol
 
 void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce, ptrdiff_t count,
                            const int32_t *slots, const QixContact *contacts, const double *masses,
-                           const QixBodyState *states) {
-    qix_contact_fill_portable(batches, solve, bounce, count, slots, contacts, masses, states);
+                           const double *materials, const double *centers, const QixBodyState *states) {
+    qix_contact_fill_portable(batches, solve, bounce, count, slots, contacts, masses, materials, centers, states);
 }
 
 int32_t qix_contact_avx2_supported(void) { return 0; }

@@ -21,6 +21,19 @@ static inline __attribute__((always_inline)) d4 K(ld)(const double *p) {
 
 static inline __attribute__((always_inline)) void K(st)(double *p, d4 v) { __builtin_memcpy(p, &v, sizeof v); }
 
+/// Four stored 32-bit lanes (`NarrowLanes`), widened exactly to doubles.
+static inline __attribute__((always_inline)) d4 K(ldf)(const float *p) {
+    f4 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, d4);
+}
+
+/// Stores four lanes rounded to the nearest 32-bit float (Swift's `Float(x)`).
+static inline __attribute__((always_inline)) void K(stf)(float *p, d4 v) {
+    f4 n = __builtin_convertvector(v, f4);
+    __builtin_memcpy(p, &n, sizeof n);
+}
+
 static inline __attribute__((always_inline)) d2 K(ld2)(const double *p) {
     d2 v;
     __builtin_memcpy(&v, p, sizeof v);
@@ -114,6 +127,13 @@ typedef struct {
     d4 mAnx, mAny, mBnx, mBny;
 } K(Masses);
 
+/// The inverse masses and inertias of the indexed bodies (`masses`: two doubles a body),
+/// transposed into lanes.
+static inline __attribute__((always_inline)) void K(load_masses)(const double *masses, const int32_t *index, d4 *m,
+                                                                d4 *i) {
+    K(gather2)(masses + 2 * index[0], masses + 2 * index[1], masses + 2 * index[2], masses + 2 * index[3], m, i);
+}
+
 /// `ContactSolver.PointArms`: lever arms and inverse inertia times arm.
 typedef struct {
     d4 nA, nB, tA, tB;
@@ -122,10 +142,10 @@ typedef struct {
 
 static inline __attribute__((always_inline)) K(Arms) K(arms)(const QixBatchPoint *p, K(Masses) m) {
     K(Arms) a;
-    a.nA = K(ld)(p->normalArmA);
-    a.nB = K(ld)(p->normalArmB);
-    a.tA = K(ld)(p->tangentArmA);
-    a.tB = K(ld)(p->tangentArmB);
+    a.nA = K(ldf)(p->normalArmA);
+    a.nB = K(ldf)(p->normalArmB);
+    a.tA = K(ldf)(p->tangentArmA);
+    a.tB = K(ldf)(p->tangentArmB);
     a.wnA = m.iA * a.nA;
     a.wnB = m.iB * a.nB;
     a.wtA = m.iA * a.tA;
@@ -137,8 +157,8 @@ static inline __attribute__((always_inline)) K(Arms) K(arms)(const QixBatchPoint
 static inline __attribute__((always_inline)) d4 K(separation)(const QixBatchPoint *p, const QixPointSolve *q,
                                                              K(Moves) dA, K(Moves) dB, d4 nx, d4 ny) {
     d4 linear = (dB.dx - dA.dx) * nx + (dB.dy - dA.dy) * ny;
-    d4 angular = (dB.s * K(ld)(p->normalArmB) - dB.c * K(ld)(p->tangentArmB)) -
-                 (dA.s * K(ld)(p->normalArmA) - dA.c * K(ld)(p->tangentArmA));
+    d4 angular = (dB.s * K(ldf)(p->normalArmB) - dB.c * K(ldf)(p->tangentArmB)) -
+                 (dA.s * K(ldf)(p->normalArmA) - dA.c * K(ldf)(p->tangentArmA));
     return (linear + angular) + K(ld)(q->baseSeparation);
 }
 
@@ -182,7 +202,7 @@ static inline __attribute__((always_inline)) d4 K(normal_target)(const QixBatchP
     bias = K(sel)(separated, s * (d4)(k->invH), bias);
     massScale = K(sel)(separated, one, massScale);
     impulseScale = K(sel)(separated, zero, impulseScale);
-    d4 scale = K(neg)(K(ld)(q->normalMass)) * massScale;
+    d4 scale = K(neg)(K(ldf)(q->normalMass)) * massScale;
     d4 relax = impulseScale * K(ld)(p->normalImpulse);
     return scale * (vn + bias) - relax;
 }
@@ -191,7 +211,7 @@ static inline __attribute__((always_inline)) d4 K(normal_target)(const QixBatchP
 static inline __attribute__((always_inline)) void K(block_increments)(d4 u1, d4 u2, d4 total1, d4 total2,
                                                                      const QixBatchSolve *d, d4 *j1, d4 *j2) {
     const d4 zero = {0.0, 0.0, 0.0, 0.0};
-    d4 c12 = K(ld)(d->coupling12), c21 = K(ld)(d->coupling21), g = K(ld)(d->blockScale);
+    d4 c12 = K(ldf)(d->coupling12), c21 = K(ldf)(d->coupling21), g = K(ldf)(d->blockScale);
     d4 a1 = g * (u1 - c12 * u2), a2 = g * (u2 - c21 * u1);
     m4 both = ((total1 + a1) >= zero) & ((total2 + a2) >= zero);
     d4 b2 = K(neg)(total2), b1 = u1 - c12 * b2;
@@ -243,15 +263,13 @@ static inline __attribute__((always_inline)) void K(friction_point)(QixBatchPoin
 static inline __attribute__((always_inline)) void K(solve_batch)(QixContactBatch *c, QixBatchSolve *d,
                                                                 QixBodyState *states, const QixPassConstants *k,
                                                                 int useBias, int masked) {
-    d4 nx = K(ld)(c->normalX), ny = K(ld)(c->normalY);
+    d4 nx = K(ldf)(c->normalX), ny = K(ldf)(c->normalY);
     K(Moves) dA = K(load_moves)(states, c->indexA), dB = K(load_moves)(states, c->indexB);
     d4 s1 = K(separation)(&c->p1, &d->p1, dA, dB, nx, ny);
     d4 s2 = K(separation)(&c->p2, &d->p2, dA, dB, nx, ny);
     K(Masses) m;
-    m.mA = K(ld)(c->invMassA);
-    m.iA = K(ld)(c->invInertiaA);
-    m.mB = K(ld)(c->invMassB);
-    m.iB = K(ld)(c->invInertiaB);
+    K(load_masses)(k->masses, c->indexA, &m.mA, &m.iA);
+    K(load_masses)(k->masses, c->indexB, &m.mB, &m.iB);
     m.mAnx = m.mA * nx;
     m.mAny = m.mA * ny;
     m.mBnx = m.mB * nx;
@@ -266,9 +284,9 @@ static inline __attribute__((always_inline)) void K(solve_batch)(QixContactBatch
     d4 j1, j2;
     K(block_increments)(u1, u2, K(ld)(c->p1.normalImpulse), K(ld)(c->p2.normalImpulse), d, &j1, &j2);
     K(apply_normal_pair)(j1, j2, &c->p1, &c->p2, &d->p1, &d->p2, arms1, arms2, &A, &B, m);
-    d4 friction = K(ld)(d->friction);
-    K(friction_point)(&c->p1, K(ld)(d->p1.tangentMass), arms1, &A, &B, nx, ny, m, friction, only, 0);
-    K(friction_point)(&c->p2, K(ld)(d->p2.tangentMass), arms2, &A, &B, nx, ny, m, friction, only, masked);
+    d4 friction = K(ldf)(d->friction);
+    K(friction_point)(&c->p1, K(ldf)(d->p1.tangentMass), arms1, &A, &B, nx, ny, m, friction, only, 0);
+    K(friction_point)(&c->p2, K(ldf)(d->p2.tangentMass), arms2, &A, &B, nx, ny, m, friction, only, masked);
     K(store_bodies)(A, states, c->indexA, m.mA);
     K(store_bodies)(B, states, c->indexB, m.mB);
 }
@@ -295,20 +313,22 @@ static inline __attribute__((always_inline)) void K(warm_point)(const QixBatchPo
     d4 py = ni * ny - ti * nx;
     A->vx = A->vx - mA * px;
     A->vy = A->vy - mA * py;
-    A->w = A->w - iA * (ni * K(ld)(p->normalArmA) + ti * K(ld)(p->tangentArmA));
+    A->w = A->w - iA * (ni * K(ldf)(p->normalArmA) + ti * K(ldf)(p->tangentArmA));
     B->vx = B->vx + mB * px;
     B->vy = B->vy + mB * py;
-    B->w = B->w + iB * (ni * K(ld)(p->normalArmB) + ti * K(ld)(p->tangentArmB));
+    B->w = B->w + iB * (ni * K(ldf)(p->normalArmB) + ti * K(ldf)(p->tangentArmB));
 }
 
 /// `ContactSolver.warmStart` for one batch, its four lanes side by side: each lane does the
 /// scalar code's operations in its order; a lane without a second point keeps the velocities
 /// it had before that point (a select, as if the point were skipped), and only sides that can
 /// move are stored (unused lanes have none).
-static inline __attribute__((always_inline)) void K(warm_batch)(const QixContactBatch *c, QixBodyState *states) {
-    d4 nx = K(ld)(c->normalX), ny = K(ld)(c->normalY);
-    d4 mA = K(ld)(c->invMassA), iA = K(ld)(c->invInertiaA);
-    d4 mB = K(ld)(c->invMassB), iB = K(ld)(c->invInertiaB);
+static inline __attribute__((always_inline)) void K(warm_batch)(const QixContactBatch *c, QixBodyState *states,
+                                                               const double *masses) {
+    d4 nx = K(ldf)(c->normalX), ny = K(ldf)(c->normalY);
+    d4 mA, iA, mB, iB;
+    K(load_masses)(masses, c->indexA, &mA, &iA);
+    K(load_masses)(masses, c->indexB, &mB, &iB);
     K(Bodies) A = K(load_bodies)(states, c->indexA);
     K(Bodies) B = K(load_bodies)(states, c->indexB);
     K(warm_point)(&c->p1, nx, ny, mA, iA, mB, iB, &A, &B);
@@ -350,7 +370,7 @@ void K(qix_contact_warm_start_and_solve)(QixContactBatch *restrict batches, QixB
         // is solved (at least batch n itself, whose impulses the solve overwrites).
         ptrdiff_t upTo = warmedBy[n] > n ? warmedBy[n] : n + 1;
         if (upTo > count) upTo = count;
-        for (; warmed < upTo; warmed++) K(warm_batch)(batches + warmed, states);
+        for (; warmed < upTo; warmed++) K(warm_batch)(batches + warmed, states, constants->masses);
         K(solve_one)(batches + n, solve + n, states, constants, 1);
     }
 }

@@ -11,31 +11,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// One solver point of a batch, four lanes per field (Swift `BatchPoint`).
+/// One solver point of a batch, four lanes per field (Swift `BatchPoint`). The per-step
+/// constants are 32-bit floats (Swift `NarrowLanes`), widened exactly where they are read.
 typedef struct QixBatchPoint {
-    double normalArmA[4], normalArmB[4], tangentArmA[4], tangentArmB[4];
+    float normalArmA[4], normalArmB[4], tangentArmA[4], tangentArmB[4];
     double normalImpulse[4], tangentImpulse[4];
 } QixBatchPoint;
 
 /// Four contacts side by side (Swift `ContactBatch`); `hasP2` lanes are all ones or zero.
+/// The bodies' inverse masses are read from the per-body array `QixPassConstants.masses`.
 typedef struct QixContactBatch {
     int32_t indexA[4], indexB[4];
-    double invMassA[4], invInertiaA[4], invMassB[4], invInertiaB[4];
-    double normalX[4], normalY[4];
+    float normalX[4], normalY[4];
     QixBatchPoint p1, p2;
     int64_t hasP2[4];
 } QixContactBatch;
 
 /// The rest of a solver point, read by the solve and relax passes (Swift `PointSolve`).
 typedef struct QixPointSolve {
-    double baseSeparation[4], normalMass[4], tangentMass[4], maxNormalImpulse[4];
+    double baseSeparation[4];
+    float normalMass[4], tangentMass[4];
+    double maxNormalImpulse[4];
 } QixPointSolve;
 
 /// The per-batch part the warm start does not read (Swift `BatchSolve`).
 typedef struct QixBatchSolve {
-    double friction[4];
+    float friction[4];
     QixPointSolve p1, p2;
-    double coupling12[4], coupling21[4], blockScale[4];
+    float coupling12[4], coupling21[4], blockScale[4];
 } QixBatchSolve;
 
 /// A body's velocity and sub-step displacement (Swift `BodyState`).
@@ -48,22 +51,19 @@ typedef struct QixBodyState {
 
 /// What the fill reads of only the restitution pass's part of a batch (Swift `BatchBounce`).
 typedef struct QixBatchBounce {
-    double restitution[4], relativeVelocity1[4], relativeVelocity2[4];
+    float restitution[4], relativeVelocity1[4], relativeVelocity2[4];
 } QixBatchBounce;
 
-/// One point of a contact (Swift `ContactPoint`, without its id).
+/// One point of a contact (Swift `ContactPoint`).
 typedef struct QixContactPoint {
-    double anchorAx, anchorAy, anchorBx, anchorBy;
+    double pointX, pointY;
     double separation, normalImpulse, tangentImpulse;
-    uint32_t id;
 } QixContactPoint;
 
-/// A contact (Swift `ContactConstraint`, up to its second point; the fill reads nothing after).
+/// A contact (Swift `ContactConstraint`): its bodies, point count, normal and points.
 typedef struct QixContact {
-    int64_t a, b;
-    uint64_t key;
-    double normalX, normalY, friction, restitution;
-    int64_t pointCount;
+    int32_t a, b, pointCount;
+    double normalX, normalY;
     QixContactPoint p0, p1;
 } QixContact;
 
@@ -73,14 +73,16 @@ typedef struct QixSoftness {
 } QixSoftness;
 
 /// What one pass needs besides the batches: the softness of contacts between moving bodies
-/// and with a static side, the inverse sub-step, the fastest push-out (negative), and whether
-/// this is the solve pass (push-out bias) or the relax pass.
+/// and with a static side, the inverse sub-step, the fastest push-out (negative), whether
+/// this is the solve pass (push-out bias) or the relax pass, and each body's inverse mass and
+/// inertia (body i at `masses[2 i]` and `masses[2 i + 1]`; 0 and 0 for body 0, the ground).
 typedef struct QixPassConstants {
     QixSoftness contact;
     QixSoftness fixed;
     double invH;
     double maxPush;
     int32_t useBias;
+    const double *masses;
 } QixPassConstants;
 
 /// The signature of a solve/relax pass over `count` batches.
@@ -119,20 +121,25 @@ void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSol
 
 /// Fills `count` batches for one step (`ContactSolver.prepare`): lane l of batch n from contact
 /// `slots[4 n + l]` (-1: an unused lane), body i's inverse mass and inertia at `masses[2 i]`
-/// and `masses[2 i + 1]`, velocities from `states`. Every field of every lane is written.
+/// and `masses[2 i + 1]`, its friction and restitution at `materials[2 i]` and
+/// `materials[2 i + 1]`, its centre of mass at `centers[2 i]` and `centers[2 i + 1]`,
+/// velocities from `states`. Every field of every lane is written.
 typedef void (*QixContactFill)(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
                                ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                               const double *masses, const QixBodyState *states);
+                               const double *masses, const double *materials, const double *centers,
+                               const QixBodyState *states);
 
 /// The fill for baseline x86-64 (or the target elsewhere).
 void qix_contact_fill_portable(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
                                ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                               const double *masses, const QixBodyState *states);
+                               const double *masses, const double *materials, const double *centers,
+                               const QixBodyState *states);
 
 /// The fill for AVX2 (elsewhere the portable one).
 void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
                            ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                           const double *masses, const QixBodyState *states);
+                           const double *masses, const double *materials, const double *centers,
+                           const QixBodyState *states);
 
 /// 1 when this CPU (and OS) runs AVX2 code, else 0; always 0 off x86-64.
 int32_t qix_contact_avx2_supported(void);

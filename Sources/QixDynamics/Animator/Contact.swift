@@ -5,26 +5,36 @@ public struct Contact: Equatable {
     public let item: DynamicItem
     /// The other item, for item-item contacts.
     public let otherItem: DynamicItem?
-    /// True for item-boundary contacts.
-    public let isBoundary: Bool
     /// The boundary's identifier (nil for the reference-bounds boundary, as in UIKit).
     public let boundaryIdentifier: String?
+    // `point` and `normal` as plain values with their presence (and `isBoundary`) in one flags
+    // byte: 72 bytes a contact instead of 88 with two optionals, which matters in the first frame
+    // of a large pile (15 000 `contactBegan` events for the 5050-box pyramid).
+    private let pointValue: Vector2
+    private let normalValue: Vector2
+    private let flags: UInt8
+
+    /// True for item-boundary contacts.
+    public var isBoundary: Bool { flags & Contact.boundaryFlag != 0 }
     /// Where the shapes touch (reference coordinates, points): the mean of the contact's one or
     /// two manifold points at the frame's last step. Set on `contactBegan` only (UIKit's ended
     /// callbacks carry no point either), and nil when the touch began and ended within one frame.
-    public let point: Vector2?
+    public var point: Vector2? { flags & Contact.pointFlag != 0 ? pointValue : nil }
     /// The unit normal at `point`, from `item` toward the other item or the boundary; set with `point`.
-    public let normal: Vector2?
+    public var normal: Vector2? { flags & Contact.normalFlag != 0 ? normalValue : nil }
+
+    private static let boundaryFlag: UInt8 = 1, pointFlag: UInt8 = 2, normalFlag: UInt8 = 4
 
     /// A contact between `item` and another item or a boundary, with where they touch if known.
     public init(item: DynamicItem, otherItem: DynamicItem?, isBoundary: Bool, boundaryIdentifier: String?,
                 point: Vector2? = nil, normal: Vector2? = nil) {
         self.item = item
         self.otherItem = otherItem
-        self.isBoundary = isBoundary
         self.boundaryIdentifier = boundaryIdentifier
-        self.point = point
-        self.normal = normal
+        pointValue = point ?? .zero
+        normalValue = normal ?? .zero
+        flags = (isBoundary ? Contact.boundaryFlag : 0) | (point != nil ? Contact.pointFlag : 0)
+            | (normal != nil ? Contact.normalFlag : 0)
     }
 
     /// Equal when both name the same item objects, in the same roles, and the same boundary

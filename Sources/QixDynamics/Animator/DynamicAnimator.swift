@@ -144,7 +144,9 @@ public final class DynamicAnimator {
         if anchorsMoved { updateAnchors() }
         applyImpulses()
         world.trackTouching = true
-        world.touchingKeys.removeAll(keepingCapacity: true)
+        // Released rather than emptied: kept, its room for every step of a busy frame (240 kB on
+        // the pyramid's first frame) would stay allocated through every later step's solve.
+        world.touchingKeys = []
         world.touchingStepCounts.removeAll(keepingCapacity: true)
         var stepped = false
         if isRunning && divergence == nil {
@@ -228,11 +230,10 @@ public final class DynamicAnimator {
                 PairKeySort.sort(&atEnd)
                 lastRaw = raw
             }
-            touched = touched.isEmpty ? atEnd : merge(touched, atEnd)
+            touched = SortedKeys.union(touched, atEnd)
         }
-        touched = uniqued(touched)
         let began = difference(touched, previousTouching)
-        let ended = difference(uniqued(merge(previousTouching, touched)), atEnd)
+        let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
         let found = began.isEmpty ? [] : contactIndices(of: began)
         events.reserveCapacity(events.count + began.count + ended.count)
         for (k, key) in began.enumerated() {
@@ -284,8 +285,9 @@ public final class DynamicAnimator {
         if n < 0 { return nil }
         let c = world.contacts[Int(n)]
         let center = world.bodies[c.a].center0
-        var point = center + c.p0.anchorA
-        if c.pointCount > 1 { point = 0.5 * (point + (center + c.p1.anchorA)) }
+        // Through the anchor (point - centre), as when the record kept anchors: the same bits.
+        var point = center + (c.p0.point - center)
+        if c.pointCount > 1 { point = 0.5 * (point + (center + (c.p1.point - center))) }
         return (point, c.normal)
     }
 
@@ -302,32 +304,6 @@ public final class DynamicAnimator {
 
     // The set operations below run through pointers (an append per key checks capacity and
     // uniqueness); a settling pile sorts and merges some 30 000 keys per frame.
-
-    private func uniqued(_ sorted: [UInt64]) -> [UInt64] {
-        sorted.withUnsafeBufferPointer { a in
-            [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
-                var n = 0
-                for k in a where n == 0 || out[n - 1] != k {
-                    out[n] = k
-                    n += 1
-                }
-                count = n
-            }
-        }
-    }
-
-    /// The sorted union (with repeats) of sorted `a` and sorted `b`, in one linear pass.
-    private func merge(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                [UInt64](unsafeUninitializedCapacity: a.count + b.count) { out, count in
-                    // An empty buffer may have no base address.
-                    if let base = out.baseAddress { PairKeySort.merge(a, b, into: base) }
-                    count = a.count + b.count
-                }
-            }
-        }
-    }
 
     /// Elements of sorted `a` not in sorted `b`.
     private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {

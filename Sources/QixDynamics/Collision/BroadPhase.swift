@@ -48,6 +48,7 @@ final class BroadPhase {
     func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
         if n < 2 { return }
+        defer { releaseStepScratch() }
         let invCell = 1 / cellSize
         let mask = prepareCells(bodies: bodies, items: items, invCell: invCell)
         let inside = candidatesValid && cellSize == candidateCellSize && items == candidateItems && boxesInsideFat(n)
@@ -58,6 +59,19 @@ final class BroadPhase {
             return
         }
         emit(items: items, mask: mask, pairs: &pairs)
+    }
+
+    /// Gives back what only one call reads (this step's boxes and cells, the query's pairs, the
+    /// ordering scratch: 0.4 MB for 5050 boxes), so that the stages after the broad phase reuse
+    /// that memory; the candidates, fattened boxes, bucket flags and grid table stay.
+    private func releaseStepScratch() {
+        cellLow.release()
+        cellHigh.release()
+        boxLower.release()
+        boxUpper.release()
+        found.release()
+        group.release()
+        groupKey.release()
     }
 
     /// Whether each of the `n` boxes is still inside its fattened box (then this step's pairs
@@ -73,6 +87,7 @@ final class BroadPhase {
     /// The full grid query on this step's boxes, without candidates (the reference order).
     func queryPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         if items.count < 2 { return }
+        defer { releaseStepScratch() }
         let mask = prepareCells(bodies: bodies, items: items, invCell: 1 / cellSize)
         fullQuery(items: items, mask: mask, pairs: &pairs)
     }

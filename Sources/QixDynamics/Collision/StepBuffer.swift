@@ -44,6 +44,16 @@ final class StepBuffer<Element> {
         count = 0
     }
 
+    /// Empties the buffer and gives its memory back, for a buffer that only one stage of the
+    /// step uses: the stages after it then reuse that memory instead of adding their own.
+    func release() {
+        base.deinitialize(count: count)
+        base.deallocate()
+        base = .allocate(capacity: 0)
+        count = 0
+        capacity = 0
+    }
+
     /// Appends `x`, doubling the memory when full.
     @inline(__always)
     func append(_ x: Element) {

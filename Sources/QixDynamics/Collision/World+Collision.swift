@@ -66,12 +66,23 @@ extension World {
         keepLastStepContacts()
         findCandidatePairs()
         findContactsOfPairs()
+        releaseNarrowPhaseScratch()
+    }
+
+    /// Gives back what only the narrow phase reads (placed shapes, colliders, last step's point
+    /// ids: 1.2 MB on the 5050-box pyramid), so that the solver's per-step records reuse that
+    /// memory rather than adding to the step's peak; `updateBounds` sets them again next step.
+    private func releaseNarrowPhaseScratch() {
+        placedVertices.release()
+        placedNormals.release()
+        colliders.release()
+        oldContactPointIDs.release()
     }
 
     /// Last step's point ids become `oldContactPointIDs`, and its keys fill the pair table that
     /// finds them; with the impulses the solver left in its batches, that is all the warm start
     /// reads of last step's contacts. Their records are not kept: the narrow phase overwrites
-    /// them in place (one array of contacts, not two, at about 190 bytes a contact).
+    /// them in place (one array of contacts, not two, at 112 bytes a contact).
     private func keepLastStepContacts() {
         swap(&contactPointIDs, &oldContactPointIDs)
         let bodyCount = bodies.count
@@ -110,7 +121,7 @@ extension World {
         contacts = []
         contactKeys = []
         stepTouchingKeys = []
-        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0))
         keys.setCount(pairCount, filler: 0)
         touching.setCount(pairCount, filler: 0)
         contactPointIDs.setCount(pairCount, filler: .zero)
@@ -120,7 +131,7 @@ extension World {
                 narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
             }
         } }
-        found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0, key: 0))
+        found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0))
         keys.setCount(counts.found, filler: 0)
         touching.setCount(counts.touching, filler: 0)
         contactPointIDs.setCount(counts.found, filler: .zero)
@@ -199,12 +210,13 @@ extension World {
                     n += 1
                 }
                 let c = out.contacts + found
-                if World.contact(a, b, bodies, C, shapes, box, old, into: c) {
-                    out.keys[found] = c.pointee.key
-                    out.pointIDs[found] = SIMD4(c.pointee.p0.id, c.pointee.p1.id, UInt32(truncatingIfNeeded: c.pointee.pointCount), 0)
+                if let ids = World.contact(a, b, bodies, C, shapes, box, old, into: c) {
+                    let key = World.pairKey(a, b)
+                    out.keys[found] = key
+                    out.pointIDs[found] = ids
                     found += 1
                     if c.pointee.touching {
-                        out.touching[touching] = c.pointee.key
+                        out.touching[touching] = key
                         touching += 1
                     }
                 }
@@ -213,17 +225,18 @@ extension World {
         return (found, touching)
     }
 
-    /// Writes the contact between bodies `a` and `b` to `c` and returns true, or returns false
-    /// when they are apart or do not collide, with last step's impulses for the points that
-    /// persist (matched by feature id); `box` is their manifold when the C lanes computed it.
+    /// Writes the contact between bodies `a` and `b` to `c` and returns its point ids and count
+    /// (id0, id1, count, 0), or returns nil when they are apart or do not collide, with last
+    /// step's impulses for the points that persist (matched by feature id); `box` is their
+    /// manifold when the C lanes computed it.
     @inline(__always)
     private static func contact(
         _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>, _ shapes: ShapeArrays,
         _ box: Manifold?, _ old: OldContacts, into c: UnsafeMutablePointer<ContactConstraint>
-    ) -> Bool {
+    ) -> SIMD4<UInt32>? {
         let A = colliders + a, Bb = colliders + b
-        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return false }
-        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return false }
+        if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
+        if !Bb.pointee.isBoundary && A.pointee.itemMask & Bb.pointee.itemMask == 0 { return nil }
         let m: Manifold
         if let box {
             // Two rectangles (most pairs): the same manifold from the C lanes, same bits.
@@ -231,24 +244,18 @@ extension World {
         } else {
             m = manifold(a, b, bodies, colliders, shapes)
         }
-        if m.count == 0 { return false }
-        let centerA = A.pointee.center, centerB = Bb.pointee.center
-        var p0 = ContactPoint(anchorA: m.p0.point - centerA, anchorB: m.p0.point - centerB,
-                              separation: m.p0.separation, id: m.p0.id)
+        if m.count == 0 { return nil }
+        var p0 = ContactPoint(point: m.p0.point, separation: m.p0.separation)
         var p1 = ContactPoint()
+        let ids = SIMD4(m.p0.id, m.count > 1 ? m.p1.id : 0, UInt32(truncatingIfNeeded: m.count), 0)
         if m.count > 1 {
-            p1 = ContactPoint(anchorA: m.p1.point - centerA, anchorB: m.p1.point - centerB,
-                              separation: m.p1.separation, id: m.p1.id)
+            p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
         if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
-            warmStart(&p0, &p1, count: m.count, from: previous, pointIDs: old.pointIDs[previous], impulses)
+            warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)
         }
-        c.initialize(to: ContactConstraint(
-            a: a, b: b, key: World.pairKey(a, b), normal: m.normal,
-            friction: (A.pointee.friction * Bb.pointee.friction).squareRoot(),
-            restitution: max(A.pointee.restitution, Bb.pointee.restitution), pointCount: m.count, p0: p0, p1: p1,
-            touching: min(m.p0.separation, m.count > 1 ? m.p1.separation : .infinity) < PhysicsConstants.linearSlop))
-        return true
+        c.initialize(to: ContactConstraint(a: a, b: b, normal: m.normal, pointCount: m.count, p0: p0, p1: p1))
+        return ids
     }
 
     /// The manifold of bodies `a` and `b` on the Swift path (every pair but two rectangles).
@@ -273,15 +280,16 @@ extension World {
         return Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
     }
 
-    /// Gives the new points `p0` and (with `count` 2) `p1` the impulses of last step's contact
-    /// `previous` at the points with the same feature id (`pointIDs`: id0, id1, count).
+    /// Gives the new points `p0` and (with a count of 2) `p1` the impulses of last step's
+    /// contact `previous` at the points with the same feature id (`ids` and `pointIDs`: id0,
+    /// id1, count).
     @inline(__always)
-    private static func warmStart(_ p0: inout ContactPoint, _ p1: inout ContactPoint, count: Int, from previous: Int,
-                                  pointIDs o: SIMD4<UInt32>, _ impulses: ContactSolver.Impulses) {
+    private static func warmStart(_ p0: inout ContactPoint, _ p1: inout ContactPoint, ids: SIMD4<UInt32>,
+                                  from previous: Int, pointIDs o: SIMD4<UInt32>, _ impulses: ContactSolver.Impulses) {
         let oldCount = Int(o[2])
         let id0 = o[0], id1 = o[1]
-        for k in 0..<count {
-            let id = k == 0 ? p0.id : p1.id
+        for k in 0..<Int(ids[2]) {
+            let id = ids[k]
             for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
                 let (normal, tangent) = impulses.of(previous, point: ok)
                 if k == 0 {

@@ -4,6 +4,19 @@
 /// lanes were faster still but lose momentum conservation (docs/determinism.md).
 typealias Lanes = SIMD4<Double>
 
+/// Lanes of the per-step constants a batch stores in 32-bit floats (lever arms, normals,
+/// effective masses, friction, coupling, restitution, approach speeds), as Box2D v3 stores its
+/// constraints: computed in `Double`, rounded once when the batch is filled, and widened exactly
+/// to `Lanes` where the passes read them, so every kernel rounds alike and the arithmetic stays
+/// `Double`. Inverse masses, impulses and separations stay `Double` (momentum is conserved to the
+/// `Double` rounding: both sides of a contact get the same widened normal and impulse).
+typealias NarrowLanes = SIMD4<Float>
+
+/// The `Double` lanes of stored `Float` lanes (exact).
+@inline(__always) func wide(_ x: NarrowLanes) -> Lanes {
+    Lanes(Double(x[0]), Double(x[1]), Double(x[2]), Double(x[3]))
+}
+
 /// Body indices of the lanes of a batch.
 typealias LaneIndices = SIMD4<Int32>
 
@@ -17,8 +30,8 @@ struct BatchPoint {
     /// The anchors' (point minus centre of mass) cross products with the normal (rA × n, rB × n)
     /// and with the tangent (rA × t, rB × t; t = normal turned right, (ny, -nx)): all that the
     /// impulses and the separation need of the anchors.
-    var normalArmA = Lanes(), normalArmB = Lanes()
-    var tangentArmA = Lanes(), tangentArmB = Lanes()
+    var normalArmA = NarrowLanes(), normalArmB = NarrowLanes()
+    var tangentArmA = NarrowLanes(), tangentArmB = NarrowLanes()
     var normalImpulse = Lanes()
     var tangentImpulse = Lanes()
 }
@@ -27,37 +40,36 @@ struct BatchPoint {
 /// apart so that the warm start streams smaller records).
 struct PointSolve {
     var baseSeparation = Lanes()
-    var normalMass = Lanes()
-    var tangentMass = Lanes()
+    var normalMass = NarrowLanes()
+    var tangentMass = NarrowLanes()
     var maxNormalImpulse = Lanes()
 }
 
 /// The per-batch part the warm start does not read: friction, the rest of both points, and the
 /// coupling of the two normal impulses that the block solve needs (`ContactSolver.blockIncrements`).
 struct BatchSolve {
-    var friction = Lanes()
+    var friction = NarrowLanes()
     var p1 = PointSolve()
     var p2 = PointSolve()
     /// k12 / k11 and k12 / k22 of the manifold's normal mass matrix K (k12: the velocity change
     /// along the normal at one point per unit impulse at the other); 0 where the contact is
     /// solved as one point.
-    var coupling12 = Lanes(), coupling21 = Lanes()
+    var coupling12 = NarrowLanes(), coupling21 = NarrowLanes()
     /// 1 / (1 - coupling12 x coupling21) (k11 k22 / det K); 1 where the contact is solved as one point.
-    var blockScale = Lanes(repeating: 1)
+    var blockScale = NarrowLanes(repeating: 1)
 }
 
 /// `Lanes.scalarCount` contact constraints side by side in SIMD lanes (like Box2D v3's
 /// `b2ContactConstraintSIMD`): the lanes write disjoint movable bodies (`ContactSchedule`), so
 /// one pass over the batch is the same as solving its contacts one after another. Unused lanes
-/// point at the static ground (body 0) with zero masses and are never written back. The
-/// softness is not stored: a lane uses the static coefficients when a side has zero inverse
-/// mass (the batches the passes stream are smaller).
+/// point at the static ground (body 0), whose inverse masses are zero, and are never written
+/// back. Neither the softness nor the inverse masses are stored: the passes read each body's
+/// inverse mass and inertia from the solver's per-body array (`BodyMasses`), and a lane uses the
+/// static coefficients when a side has zero inverse mass (the batches are 352 bytes).
 struct ContactBatch {
     var indexA = LaneIndices()
     var indexB = LaneIndices()
-    var invMassA = Lanes(), invInertiaA = Lanes()
-    var invMassB = Lanes(), invInertiaB = Lanes()
-    var normalX = Lanes(), normalY = Lanes()
+    var normalX = NarrowLanes(), normalY = NarrowLanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
     /// Lanes whose contact has a second point; the others must leave their bodies untouched.
@@ -67,9 +79,13 @@ struct ContactBatch {
 /// What only the restitution pass reads of a batch (kept apart so the other passes stream
 /// smaller batches): restitution and each point's approach speed at the start of the step.
 struct BatchBounce {
-    var restitution = Lanes()
-    var relativeVelocity1 = Lanes(), relativeVelocity2 = Lanes()
+    var restitution = NarrowLanes()
+    var relativeVelocity1 = NarrowLanes(), relativeVelocity2 = NarrowLanes()
 }
+
+/// Each body's inverse mass (x) and inverse inertia (y), by body index; body 0, the ground, has
+/// zeros.
+typealias BodyMasses = UnsafePointer<SIMD2<Double>>
 
 /// The sub-step displacements of the bodies of one side of a batch, one body per lane.
 struct LaneDisplacements {
@@ -125,6 +141,14 @@ struct LaneBodies {
 
 /// `Swift.min(x, y)` lane by lane (`y < x ? y : x`, exactly `minpd`).
 @inline(__always) func laneMin(_ x: Lanes, _ y: Lanes) -> Lanes { x.replacing(with: y, where: y .< x) }
+
+/// Stores `x` rounded to the nearest `Float` in one lane of narrow lanes (as `setLane`).
+@inline(__always) func setLane(_ v: inout NarrowLanes, _ lane: Int, _ x: Double) {
+    withUnsafeMutableBytes(of: &v) { $0.storeBytes(of: Float(x), toByteOffset: lane * MemoryLayout<Float>.stride, as: Float.self) }
+}
+
+/// `x` as it reads back from narrow lanes: rounded to the nearest `Float`, widened exactly.
+@inline(__always) func narrowed(_ x: Double) -> Double { Double(Float(x)) }
 
 /// Stores one lane of a vector in memory with a scalar store (`v[lane] = x` on a vector held in
 /// memory would reload and re-store the whole vector, stalling on store forwarding).

@@ -43,10 +43,6 @@ enum ContactKernel: Sendable, CaseIterable {
         let batch: [(Int?, Int?)] = [
             (MemoryLayout.offset(of: \ContactBatch.indexA), MemoryLayout.offset(of: \QixContactBatch.indexA)),
             (MemoryLayout.offset(of: \ContactBatch.indexB), MemoryLayout.offset(of: \QixContactBatch.indexB)),
-            (MemoryLayout.offset(of: \ContactBatch.invMassA), MemoryLayout.offset(of: \QixContactBatch.invMassA)),
-            (MemoryLayout.offset(of: \ContactBatch.invInertiaA), MemoryLayout.offset(of: \QixContactBatch.invInertiaA)),
-            (MemoryLayout.offset(of: \ContactBatch.invMassB), MemoryLayout.offset(of: \QixContactBatch.invMassB)),
-            (MemoryLayout.offset(of: \ContactBatch.invInertiaB), MemoryLayout.offset(of: \QixContactBatch.invInertiaB)),
             (MemoryLayout.offset(of: \ContactBatch.normalX), MemoryLayout.offset(of: \QixContactBatch.normalX)),
             (MemoryLayout.offset(of: \ContactBatch.normalY), MemoryLayout.offset(of: \QixContactBatch.normalY)),
             (MemoryLayout.offset(of: \ContactBatch.p1), MemoryLayout.offset(of: \QixContactBatch.p1)),
@@ -82,16 +78,13 @@ enum ContactKernel: Sendable, CaseIterable {
             (MemoryLayout.offset(of: \BodyState.dAngle), MemoryLayout.offset(of: \QixBodyState.dAngle)),
         ]
         let contact: [(Int?, Int?)] = [
-            (MemoryLayout.offset(of: \ContactConstraint.a), MemoryLayout.offset(of: \QixContact.a)),
-            (MemoryLayout.offset(of: \ContactConstraint.b), MemoryLayout.offset(of: \QixContact.b)),
+            (ContactConstraint.bodyOffsets.a, MemoryLayout.offset(of: \QixContact.a)),
+            (ContactConstraint.bodyOffsets.b, MemoryLayout.offset(of: \QixContact.b)),
+            (ContactConstraint.bodyOffsets.pointCount, MemoryLayout.offset(of: \QixContact.pointCount)),
             (MemoryLayout.offset(of: \ContactConstraint.normal), MemoryLayout.offset(of: \QixContact.normalX)),
-            (MemoryLayout.offset(of: \ContactConstraint.friction), MemoryLayout.offset(of: \QixContact.friction)),
-            (MemoryLayout.offset(of: \ContactConstraint.restitution), MemoryLayout.offset(of: \QixContact.restitution)),
-            (MemoryLayout.offset(of: \ContactConstraint.pointCount), MemoryLayout.offset(of: \QixContact.pointCount)),
             (MemoryLayout.offset(of: \ContactConstraint.p0), MemoryLayout.offset(of: \QixContact.p0)),
             (MemoryLayout.offset(of: \ContactConstraint.p1), MemoryLayout.offset(of: \QixContact.p1)),
-            (MemoryLayout.offset(of: \ContactPoint.anchorA), MemoryLayout.offset(of: \QixContactPoint.anchorAx)),
-            (MemoryLayout.offset(of: \ContactPoint.anchorB), MemoryLayout.offset(of: \QixContactPoint.anchorBx)),
+            (MemoryLayout.offset(of: \ContactPoint.point), MemoryLayout.offset(of: \QixContactPoint.pointX)),
             (MemoryLayout.offset(of: \ContactPoint.separation), MemoryLayout.offset(of: \QixContactPoint.separation)),
             (MemoryLayout.offset(of: \ContactPoint.normalImpulse),
              MemoryLayout.offset(of: \QixContactPoint.normalImpulse)),
@@ -103,11 +96,8 @@ enum ContactKernel: Sendable, CaseIterable {
             (MemoryLayout.offset(of: \BatchBounce.relativeVelocity2),
              MemoryLayout.offset(of: \QixBatchBounce.relativeVelocity2)),
         ]
-        // The C contact record stops after the second point (the fill reads nothing further),
-        // so only the strides must agree for arrays of contacts.
         let contactStride = MemoryLayout<ContactConstraint>.stride == MemoryLayout<QixContact>.stride
             && MemoryLayout<ContactPoint>.stride == MemoryLayout<QixContactPoint>.stride
-            && MemoryLayout<Int>.size == 8
         // SIMDMask lanes are Int64 all-ones or zero, which the C kernel reads as such.
         let mask = MemoryLayout<LaneMask>.size == 4 * MemoryLayout<Int64>.size
             && withUnsafeBytes(of: LaneMask(repeating: true)) { $0.allSatisfy { $0 == 0xFF } }
@@ -143,12 +133,14 @@ enum ContactKernel: Sendable, CaseIterable {
     /// returns true; returns false, having done nothing, for the Swift kernel.
     func runFill(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>,
                  _ bounce: UnsafeMutablePointer<BatchBounce>, count: Int, slots: UnsafePointer<Int32>,
-                 contacts: UnsafePointer<ContactConstraint>, masses: UnsafePointer<SIMD2<Double>>,
+                 contacts: UnsafePointer<ContactConstraint>,
+                 bodies: (masses: BodyMasses, materials: UnsafePointer<SIMD2<Double>>, centers: UnsafePointer<Vector2>),
                  states: UnsafePointer<BodyState>) -> Bool {
         guard let fill = cFill else { return false }
         fill(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)),
              UnsafeMutablePointer(OpaquePointer(bounce)), count, slots, UnsafePointer(OpaquePointer(contacts)),
-             UnsafePointer(OpaquePointer(masses)), UnsafePointer(OpaquePointer(states)))
+             UnsafePointer(OpaquePointer(bodies.masses)), UnsafePointer(OpaquePointer(bodies.materials)),
+             UnsafePointer(OpaquePointer(bodies.centers)), UnsafePointer(OpaquePointer(states)))
         return true
     }
 
@@ -163,13 +155,14 @@ enum ContactKernel: Sendable, CaseIterable {
 
     /// The pass constants in the C kernel's form.
     private static func constants(_ softness: (contact: Softness, static: Softness), invH: Double,
-                                  useBias: Bool) -> QixPassConstants {
+                                  useBias: Bool, masses: BodyMasses) -> QixPassConstants {
         func soft(_ s: Softness) -> QixSoftness {
             QixSoftness(biasRate: s.biasRate, massScale: s.massScale, impulseScale: s.impulseScale)
         }
         return QixPassConstants(
             contact: soft(softness.contact), fixed: soft(softness.static), invH: invH,
-            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0)
+            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0,
+            masses: UnsafePointer(OpaquePointer(masses)))
     }
 
     /// Runs the warm start and the solve pass in one sweep with this kernel's C build (before
@@ -178,9 +171,9 @@ enum ContactKernel: Sendable, CaseIterable {
     func runWarmStartAndSolve(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>,
                               count: Int, _ states: UnsafeMutablePointer<BodyState>,
                               softness: (contact: Softness, static: Softness), invH: Double,
-                              warmedBy: UnsafePointer<Int32>) -> Bool {
+                              warmedBy: UnsafePointer<Int32>, masses: BodyMasses) -> Bool {
         guard let pass = cWarmStartAndSolve else { return false }
-        var constants = ContactKernel.constants(softness, invH: invH, useBias: true)
+        var constants = ContactKernel.constants(softness, invH: invH, useBias: true, masses: masses)
         pass(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)), count,
              UnsafeMutablePointer(OpaquePointer(states)), &constants, warmedBy)
         return true
@@ -191,9 +184,9 @@ enum ContactKernel: Sendable, CaseIterable {
     /// runs its own loop).
     func runPass(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>, count: Int,
                  _ states: UnsafeMutablePointer<BodyState>, softness: (contact: Softness, static: Softness),
-                 invH: Double, useBias: Bool) -> Bool {
+                 invH: Double, useBias: Bool, masses: BodyMasses) -> Bool {
         guard let pass = cPass else { return false }
-        var constants = ContactKernel.constants(softness, invH: invH, useBias: useBias)
+        var constants = ContactKernel.constants(softness, invH: invH, useBias: useBias, masses: masses)
         // The C records mirror the Swift ones (`layoutMatches`); the memory is only read and
         // written through them inside the C pass.
         pass(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)), count,

@@ -74,6 +74,9 @@ struct ContactSchedule {
             }
         }
         builtWidth = recorded ? width : 0
+        // The packing's work arrays are only read here: released, they add nothing to the step.
+        fill = []
+        nextOpen = []
         slots.setCount(batchCount * width, filler: -1)
         slots.withUnsafeMutableBufferPointer { out in
             for i in 0..<out.count { out[i] = -1 }

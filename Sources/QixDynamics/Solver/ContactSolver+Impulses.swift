@@ -2,8 +2,8 @@
 /// batch lanes, and the next narrow phase reads them there through the schedule's slots.
 extension ContactSolver {
     /// Runs `body` with last step's accumulated impulses as the solver left them (the next
-    /// narrow phase warm-starts from them; copying them back into the 2.7 MB of contact records
-    /// cost a pass of its own). Nil unless the last `prepare` was for `contactCount` contacts.
+    /// narrow phase warm-starts from them; copying them back into the contact records, 1.7 MB
+    /// on the pyramid, cost a pass of its own). Nil unless the last `prepare` was for `contactCount` contacts.
     func withImpulses<R>(contactCount: Int, _ body: (Impulses?) -> R) -> R {
         batches.withUnsafeBufferPointer { bp in
             schedule.slotOfContact.withUnsafeBufferPointer { slotOf in

@@ -19,16 +19,22 @@ extension ContactSolver {
         var mA: Lanes, iA: Lanes, mB: Lanes, iB: Lanes
         var mAnx: Lanes, mAny: Lanes, mBnx: Lanes, mBny: Lanes
 
+        /// The masses of the bodies of batch `c`, from the per-body array.
         @inline(__always)
-        init(_ c: ContactBatch) {
-            mA = c.invMassA
-            iA = c.invInertiaA
-            mB = c.invMassB
-            iB = c.invInertiaB
-            mAnx = mA * c.normalX
-            mAny = mA * c.normalY
-            mBnx = mB * c.normalX
-            mBny = mB * c.normalY
+        init(_ c: ContactBatch, _ masses: BodyMasses) {
+            let a0 = masses[Int(c.indexA[0])], a1 = masses[Int(c.indexA[1])]
+            let a2 = masses[Int(c.indexA[2])], a3 = masses[Int(c.indexA[3])]
+            let b0 = masses[Int(c.indexB[0])], b1 = masses[Int(c.indexB[1])]
+            let b2 = masses[Int(c.indexB[2])], b3 = masses[Int(c.indexB[3])]
+            mA = Lanes(a0.x, a1.x, a2.x, a3.x)
+            iA = Lanes(a0.y, a1.y, a2.y, a3.y)
+            mB = Lanes(b0.x, b1.x, b2.x, b3.x)
+            iB = Lanes(b0.y, b1.y, b2.y, b3.y)
+            let nx = wide(c.normalX), ny = wide(c.normalY)
+            mAnx = mA * nx
+            mAny = mA * ny
+            mBnx = mB * nx
+            mBny = mB * ny
         }
     }
 
@@ -41,10 +47,10 @@ extension ContactSolver {
 
         @inline(__always)
         init(_ p: BatchPoint, _ m: Masses) {
-            nA = p.normalArmA
-            nB = p.normalArmB
-            tA = p.tangentArmA
-            tB = p.tangentArmB
+            nA = wide(p.normalArmA)
+            nB = wide(p.normalArmB)
+            tA = wide(p.tangentArmA)
+            tB = wide(p.tangentArmB)
             wnA = m.iA * nA
             wnB = m.iB * nB
             wtA = m.iA * tA
@@ -53,12 +59,13 @@ extension ContactSolver {
     }
 
     /// The soft-contact coefficients of one pass: contacts between moving bodies, and contacts
-    /// with a static side (stiffer).
+    /// with a static side (stiffer); and the bodies' inverse masses.
     struct SoftLanes {
         var contact: Softness, `static`: Softness
         var invH: Double
         var maxPush: Lanes
         var useBias: Bool
+        var masses: BodyMasses
     }
 
     /// Solves one batch: both points' normal impulses together (`blockIncrements`), then both
@@ -67,12 +74,12 @@ extension ContactSolver {
     static func solveBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ states: UnsafeMutablePointer<BodyState>,
                            soft: SoftLanes, masked: Bool) {
         let indexA = c.indexA, indexB = c.indexB
-        let normal = Normal(x: c.normalX, y: c.normalY)
+        let normal = Normal(x: wide(c.normalX), y: wide(c.normalY))
         // Current separations from the sub-step displacements (arms are fixed for the step).
         let dA = LaneDisplacements(states, indexA), dB = LaneDisplacements(states, indexB)
         let s1 = separation(c.p1, d.p1, dA, dB, normal)
         let s2 = separation(c.p2, d.p2, dA, dB, normal)
-        let m = Masses(c)
+        let m = Masses(c, soft.masses)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
@@ -82,12 +89,12 @@ extension ContactSolver {
         let linear = linearNormalVelocity(A, B, normal)
         let u1 = normalTarget(c.p1, d.p1, s1, linear + angularNormalVelocity(A, B, arms1), m, soft)
         let u2 = normalTarget(c.p2, d.p2, s2, linear + angularNormalVelocity(A, B, arms2), m, soft)
-        let coupling = Coupling(c12: d.coupling12, c21: d.coupling21, scale: d.blockScale)
+        let coupling = Coupling(c12: wide(d.coupling12), c21: wide(d.coupling21), scale: wide(d.blockScale))
         let (j1, j2) = blockIncrements(u1, u2, c.p1.normalImpulse, c.p2.normalImpulse, coupling)
         applyNormalPair(j1, j2, &c, &d, arms1, arms2, &A, &B, m, only, masked: false)
-        let friction = d.friction
-        frictionPoint(&c.p1, d.p1.tangentMass, arms1, &A, &B, normal, m, friction, only, masked: false)
-        frictionPoint(&c.p2, d.p2.tangentMass, arms2, &A, &B, normal, m, friction, only, masked: masked)
+        let friction = wide(d.friction)
+        frictionPoint(&c.p1, wide(d.p1.tangentMass), arms1, &A, &B, normal, m, friction, only, masked: false)
+        frictionPoint(&c.p2, wide(d.p2.tangentMass), arms2, &A, &B, normal, m, friction, only, masked: masked)
         A.store(states, indexA, invMass: m.mA)
         B.store(states, indexB, invMass: m.mB)
     }
@@ -98,7 +105,8 @@ extension ContactSolver {
                            _ n: Normal) -> Lanes {
         // (dq r) · n = c (r · n) + s (r × n) = s (r × n) - c (r × t).
         let linear = (dB.dx - dA.dx) * n.x + (dB.dy - dA.dy) * n.y
-        let angular = (dB.s * p.normalArmB - dB.c * p.tangentArmB) - (dA.s * p.normalArmA - dA.c * p.tangentArmA)
+        let angular = (dB.s * wide(p.normalArmB) - dB.c * wide(p.tangentArmB))
+            - (dA.s * wide(p.normalArmA) - dA.c * wide(p.tangentArmA))
         return (linear + angular) + q.baseSeparation
     }
 
@@ -134,7 +142,7 @@ extension ContactSolver {
         bias.replace(with: s * soft.invH, where: separated)
         massScale.replace(with: 1, where: separated)
         impulseScale.replace(with: 0, where: separated)
-        let scale = -q.normalMass * massScale
+        let scale = -wide(q.normalMass) * massScale
         let relax = impulseScale * p.normalImpulse
         return scale * (vn + bias) - relax
     }

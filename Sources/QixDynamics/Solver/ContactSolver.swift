@@ -11,6 +11,11 @@ struct ContactSolver {
     private(set) var bounces: [BatchBounce] = []
     private(set) var solveData: [BatchSolve] = []
     private var masses: [SIMD2<Double>] = []
+    /// Each body's friction and restitution, from which the fill mixes a contact's (the contact
+    /// records do not carry them).
+    private var materials: [SIMD2<Double>] = []
+    /// Each body's centre of mass, from which the fill takes a contact point's anchors.
+    private var centers: [Vector2] = []
     /// The code that runs the solve and relax passes (all kernels give the same bits; tests
     /// switch it to compare them).
     var kernel = ContactKernel.preferred
@@ -29,28 +34,31 @@ struct ContactSolver {
     ) {
         let width = Lanes.scalarCount
         softness = (contactSoftness, staticSoftness)
-        // Inverse masses side by side: the schedule and the fill read them once per contact.
-        masses.setCount(bodyCount, filler: .zero)
-        masses.withUnsafeMutableBufferPointer { mp in
-            for i in 0..<bodyCount { mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia) }
-            schedule.build(contacts: contacts, keys: keys, masses: UnsafeBufferPointer(mp), width: width)
+        loadBodies(bodies, count: bodyCount)
+        masses.withUnsafeBufferPointer { mp in
+            schedule.build(contacts: contacts, keys: keys, masses: mp, width: width)
         }
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count
         batches.setCount(batchCount, filler: ContactBatch())
-        bounces.setCount(batchCount, filler: BatchBounce())
-        solveData.setCount(batchCount, filler: BatchSolve())
+        // Fresh for the step (`endStep` releases them), left unset: the fill writes every field
+        // of every lane, as it does in the batches.
+        bounces = [BatchBounce](unsafeUninitializedCapacity: batchCount) { _, count in count = batchCount }
+        solveData = [BatchSolve](unsafeUninitializedCapacity: batchCount) { _, count in count = batchCount }
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         let kernel = self.kernel
         batches.withUnsafeMutableBufferPointer { bp in
             bounces.withUnsafeMutableBufferPointer { bb in solveData.withUnsafeMutableBufferPointer { sd in
                 schedule.slots.withUnsafeBufferPointer { slots in
-                    masses.withUnsafeBufferPointer { mp in
+                    masses.withUnsafeBufferPointer { mp in materials.withUnsafeBufferPointer { fp in
+                      centers.withUnsafeBufferPointer { cp in
                         // The C kernels fill four lanes at a time (the same operations per lane).
                         if let b = bp.baseAddress, let d = sd.baseAddress, let o = bb.baseAddress,
                            let sl = slots.baseAddress, let c = contacts.baseAddress, let m = mp.baseAddress,
-                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c, masses: m, states: states) {
+                           let f = fp.baseAddress, let z = cp.baseAddress,
+                           kernel.runFill(b, d, o, count: batchCount, slots: sl, contacts: c,
+                                          bodies: (masses: m, materials: f, centers: z), states: states) {
                             return
                         }
                         for n in 0..<batchCount {
@@ -59,11 +67,13 @@ struct ContactSolver {
                                 if k < 0 {
                                     ContactSolver.clear(&bp[n], &sd[n], &bb[n], lane: l)
                                 } else {
-                                    ContactSolver.fill(&bp[n], &sd[n], &bb[n], lane: l, contacts[k], masses: mp, states: states)
+                                    ContactSolver.fill(&bp[n], &sd[n], &bb[n], lane: l, contacts[k], masses: mp,
+                                                       materials: fp, centers: cp, states: states)
                                 }
                             }
                         }
-                    }
+                      }
+                    } }
                 }
             } }
         }
@@ -72,6 +82,37 @@ struct ContactSolver {
                 reach.build(slots: slots, width: width, keys: keys, contacts: contacts, masses: mp)
             }
         }
+    }
+
+    /// Copies what the schedule and the fill read of each body side by side (they read it once
+    /// per contact): inverse mass and inertia, friction and restitution, centre of mass.
+    private mutating func loadBodies(_ bodies: UnsafePointer<Body>, count: Int) {
+        masses.setCount(count, filler: .zero)
+        materials.setCount(count, filler: .zero)
+        centers.setCount(count, filler: .zero)
+        masses.withUnsafeMutableBufferPointer { mp in
+            materials.withUnsafeMutableBufferPointer { fp in
+                centers.withUnsafeMutableBufferPointer { cp in
+                    for i in 0..<count {
+                        mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
+                        fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
+                        cp[i] = bodies[i].center
+                    }
+                }
+            }
+        }
+    }
+
+    /// Releases the step's solve and bounce records and the per-body copies once the step's
+    /// passes are done (the batches stay: their impulses warm-start the next step). They are
+    /// 1.4 MB on the 5050-box pyramid; released, their memory serves what the frame allocates
+    /// after its steps (its contact events) instead of adding to the peak.
+    mutating func endStep() {
+        solveData = []
+        bounces = []
+        masses = []
+        materials = []
+        centers = []
     }
 
     /// One lane of a `BatchPoint`, as scalars.
@@ -100,10 +141,6 @@ struct ContactSolver {
                               lane l: Int) {
         batch.indexA[l] = 0
         batch.indexB[l] = 0
-        setLane(&batch.invMassA, l, 0)
-        setLane(&batch.invInertiaA, l, 0)
-        setLane(&batch.invMassB, l, 0)
-        setLane(&batch.invInertiaB, l, 0)
         setLane(&batch.normalX, l, 0)
         setLane(&batch.normalY, l, 0)
         setLane(&solve.friction, l, 0)
@@ -121,26 +158,23 @@ struct ContactSolver {
     @inline(__always)
     private static func fill(
         _ batch: inout ContactBatch, _ solve: inout BatchSolve, _ bounce: inout BatchBounce, lane l: Int,
-        _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>,
-        states: UnsafePointer<BodyState>
+        _ c: ContactConstraint, masses: UnsafeBufferPointer<SIMD2<Double>>, materials: UnsafeBufferPointer<SIMD2<Double>>,
+        centers: UnsafeBufferPointer<Vector2>, states: UnsafePointer<BodyState>
     ) {
         let mA = masses[c.a].x, iA = masses[c.a].y
         let mB = masses[c.b].x, iB = masses[c.b].y
         batch.indexA[l] = Int32(c.a)
         batch.indexB[l] = Int32(c.b)
-        setLane(&batch.invMassA, l, mA)
-        setLane(&batch.invInertiaA, l, iA)
-        setLane(&batch.invMassB, l, mB)
-        setLane(&batch.invInertiaB, l, iB)
         setLane(&batch.normalX, l, c.normal.x)
         setLane(&batch.normalY, l, c.normal.y)
-        setLane(&solve.friction, l, c.friction)
-        setLane(&bounce.restitution, l, c.restitution)
+        // Mixed as Box2D mixes them: the geometric mean of the frictions, the larger restitution.
+        setLane(&solve.friction, l, (materials[c.a].x * materials[c.b].x).squareRoot())
+        setLane(&bounce.restitution, l, max(materials[c.a].y, materials[c.b].y))
         let normal = c.normal, tangent = normal.rightPerpendicular
         let vA = states[c.a].v, wA = states[c.a].w
         let vB = states[c.b].v, wB = states[c.b].w
         @inline(__always) func point(_ cp: ContactPoint) -> PointLane {
-            let rA = cp.anchorA, rB = cp.anchorB
+            let rA = cp.point - centers[c.a], rB = cp.point - centers[c.b]
             var p = PointLane()
             p.baseSeparation = cp.separation - (rB - rA).dot(normal)
             let rnA = rA.cross(normal), rnB = rB.cross(normal)
@@ -176,11 +210,14 @@ struct ContactSolver {
     /// singular (two points almost in one place: det K below 1/1000 of k11 k22, Box2D v2's
     /// condition limit) gives no safe block solve; the contact then pushes at its first point
     /// only, as Box2D v2 does, and the second point keeps no impulse.
+    /// It reads the arms and normal masses as the batch stores them (rounded to `Float`), as
+    /// the C fill reads them back from the batch.
     @inline(__always)
     private static func coupling(_ p1: PointLane, _ p2: inout PointLane, mA: Double, iA: Double, mB: Double,
                                  iB: Double) -> (c12: Double, c21: Double, scale: Double) {
-        let k12 = mA + mB + iA * p1.normalArmA * p2.normalArmA + iB * p1.normalArmB * p2.normalArmB
-        let c12 = k12 * p1.normalMass, c21 = k12 * p2.normalMass
+        let k12 = mA + mB + iA * narrowed(p1.normalArmA) * narrowed(p2.normalArmA)
+            + iB * narrowed(p1.normalArmB) * narrowed(p2.normalArmB)
+        let c12 = k12 * narrowed(p1.normalMass), c21 = k12 * narrowed(p2.normalMass)
         let det = 1 - c12 * c21
         if det > PhysicsConstants.blockConditionLimit { return (c12, c21, 1 / det) }
         p2.normalMass = 0
@@ -196,20 +233,23 @@ struct ContactSolver {
     /// through them one by one gives the bits of the lane version; unused lanes and missing
     /// second points are skipped, static sides are not stored.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
-        batches.withUnsafeBufferPointer { bp in ContactSolver.warmStartPass(bp, states) }
+        batches.withUnsafeBufferPointer { bp in masses.withUnsafeBufferPointer { mp in
+            ContactSolver.warmStartPass(bp, states, masses: mp.baseAddress!)
+        } }
     }
 
     /// The warm start of `warmStart` over the given batches.
-    static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>) {
+    static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
+                              masses: BodyMasses) {
         guard let base = bp.baseAddress else { return }
         for n in 0..<bp.count {
             let c = base + n
             for l in 0..<Lanes.scalarCount {
-                let mA = c.pointee.invMassA[l], mB = c.pointee.invMassB[l]
-                if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
                 let a = Int(c.pointee.indexA[l]), b = Int(c.pointee.indexB[l])
-                let iA = c.pointee.invInertiaA[l], iB = c.pointee.invInertiaB[l]
-                let nx = c.pointee.normalX[l], ny = c.pointee.normalY[l]
+                let mA = masses[a].x, mB = masses[b].x
+                if mA == 0 && mB == 0 { continue }  // an unused lane (a contact has a moving side)
+                let iA = masses[a].y, iB = masses[b].y
+                let nx = Double(c.pointee.normalX[l]), ny = Double(c.pointee.normalY[l])
                 var vA = states[a].v, wA = states[a].w
                 var vB = states[b].v, wB = states[b].w
                 @inline(__always) func apply(_ ni: Double, _ ti: Double, _ nArmA: Double, _ tArmA: Double,
@@ -224,11 +264,12 @@ struct ContactSolver {
                     vB.y += mB * py
                     wB += iB * (ni * nArmB + ti * tArmB)
                 }
-                apply(c.pointee.p1.normalImpulse[l], c.pointee.p1.tangentImpulse[l], c.pointee.p1.normalArmA[l],
-                      c.pointee.p1.tangentArmA[l], c.pointee.p1.normalArmB[l], c.pointee.p1.tangentArmB[l])
+                let p1 = c.pointee.p1, p2 = c.pointee.p2
+                apply(p1.normalImpulse[l], p1.tangentImpulse[l], Double(p1.normalArmA[l]), Double(p1.tangentArmA[l]),
+                      Double(p1.normalArmB[l]), Double(p1.tangentArmB[l]))
                 if c.pointee.hasP2[l] {
-                    apply(c.pointee.p2.normalImpulse[l], c.pointee.p2.tangentImpulse[l], c.pointee.p2.normalArmA[l],
-                          c.pointee.p2.tangentArmA[l], c.pointee.p2.normalArmB[l], c.pointee.p2.tangentArmB[l])
+                    apply(p2.normalImpulse[l], p2.tangentImpulse[l], Double(p2.normalArmA[l]), Double(p2.tangentArmA[l]),
+                          Double(p2.normalArmB[l]), Double(p2.tangentArmB[l]))
                 }
                 if mA > 0 {
                     states[a].v = vA
@@ -250,15 +291,19 @@ struct ContactSolver {
         self.solveData = []  // unique while the pass writes it
         let kernel = self.kernel
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            if let b = bp.baseAddress, let d = sd.baseAddress,
-               kernel.runPass(b, d, count: bp.count, states, softness: softness, invH: invH, useBias: useBias) {
-                return
-            }
-            // Two copies of the loop, each with `useBias` a constant.
-            if useBias {
-                ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true)
-            } else {
-                ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false)
+            masses.withUnsafeBufferPointer { mp in
+                let m = mp.baseAddress!
+                if let b = bp.baseAddress, let d = sd.baseAddress,
+                   kernel.runPass(b, d, count: bp.count, states, softness: softness, invH: invH, useBias: useBias,
+                                  masses: m) {
+                    return
+                }
+                // Two copies of the loop, each with `useBias` a constant.
+                if useBias {
+                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true, masses: m)
+                } else {
+                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false, masses: m)
+                }
             }
         } }
         self.solveData = solveData
@@ -273,13 +318,14 @@ struct ContactSolver {
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
         let fused = batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            reach.warmedBy.withUnsafeBufferPointer { wb in
-                guard let b = bp.baseAddress, let d = sd.baseAddress, let w = wb.baseAddress, wb.count == bp.count else {
+            reach.warmedBy.withUnsafeBufferPointer { wb in masses.withUnsafeBufferPointer { mp in
+                guard let b = bp.baseAddress, let d = sd.baseAddress, let w = wb.baseAddress, let m = mp.baseAddress,
+                      wb.count == bp.count else {
                     return false
                 }
                 return kernel.runWarmStartAndSolve(b, d, count: bp.count, states, softness: softness, invH: invH,
-                                                   warmedBy: w)
-            }
+                                                   warmedBy: w, masses: m)
+            } }
         } }
         self.solveData = solveData
         if !fused {
@@ -291,9 +337,11 @@ struct ContactSolver {
     @inline(__always)
     static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ sd: UnsafeMutableBufferPointer<BatchSolve>,
                                   _ states: UnsafeMutablePointer<BodyState>,
-                                  _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool) {
+                                  _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool,
+                                  masses: BodyMasses) {
         let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,
-                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias)
+                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias,
+                             masses: masses)
         for n in 0..<bp.count {
             // One copy of the batch code per case, each with `masked` a constant.
             if all(bp[n].hasP2) {
@@ -313,14 +361,14 @@ struct ContactSolver {
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            bounces.withUnsafeBufferPointer { bb in for n in 0..<bp.count {
-                let bouncy = bb[n].restitution .!= 0
-                let bounce1 = bouncy .& .!(bb[n].relativeVelocity1 .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
-                let bounce2 = bouncy .& bp[n].hasP2 .& .!(bb[n].relativeVelocity2 .> threshold)
+            bounces.withUnsafeBufferPointer { bb in masses.withUnsafeBufferPointer { mp in for n in 0..<bp.count {
+                let bouncy = wide(bb[n].restitution) .!= 0
+                let bounce1 = bouncy .& .!(wide(bb[n].relativeVelocity1) .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
+                let bounce2 = bouncy .& bp[n].hasP2 .& .!(wide(bb[n].relativeVelocity2) .> threshold)
                     .& (sd[n].p2.maxNormalImpulse .!= 0)
                 if !any(bounce1 .| bounce2) { continue }
-                ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states)
-            } }
+                ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states, mp.baseAddress!)
+            } } }
         } }
         self.solveData = solveData
     }
@@ -329,23 +377,25 @@ struct ContactSolver {
     /// left exactly as they were, impulses included).
     @inline(__always)
     private static func bounceBatch(_ c: inout ContactBatch, _ d: inout BatchSolve, _ o: BatchBounce,
-                                    _ bounce1: LaneMask, _ bounce2: LaneMask, _ states: UnsafeMutablePointer<BodyState>) {
+                                    _ bounce1: LaneMask, _ bounce2: LaneMask, _ states: UnsafeMutablePointer<BodyState>,
+                                    _ masses: BodyMasses) {
         let indexA = c.indexA, indexB = c.indexB
         var A = LaneBodies(states, indexA)
         var B = LaneBodies(states, indexB)
-        let normal = Normal(x: c.normalX, y: c.normalY)
-        let m = Masses(c)
+        let normal = Normal(x: wide(c.normalX), y: wide(c.normalY))
+        let m = Masses(c, masses)
         let arms1 = PointArms(c.p1, m), arms2 = PointArms(c.p2, m)
         let linear = linearNormalVelocity(A, B, normal)
-        let u1 = (-d.p1.normalMass * ((linear + angularNormalVelocity(A, B, arms1)) + o.restitution * o.relativeVelocity1))
-            .replacing(with: 0, where: .!bounce1)
-        let u2 = (-d.p2.normalMass * ((linear + angularNormalVelocity(A, B, arms2)) + o.restitution * o.relativeVelocity2))
-            .replacing(with: 0, where: .!bounce2)
+        let restitution = wide(o.restitution)
+        let u1 = (-wide(d.p1.normalMass) * ((linear + angularNormalVelocity(A, B, arms1))
+            + restitution * wide(o.relativeVelocity1))).replacing(with: 0, where: .!bounce1)
+        let u2 = (-wide(d.p2.normalMass) * ((linear + angularNormalVelocity(A, B, arms2))
+            + restitution * wide(o.relativeVelocity2))).replacing(with: 0, where: .!bounce2)
         // Coupled only where both bounce; a point that does not bounce keeps its impulse.
         let single = .!(bounce1 .& bounce2)
-        let coupling = Coupling(c12: d.coupling12.replacing(with: 0, where: single),
-                                c21: d.coupling21.replacing(with: 0, where: single),
-                                scale: d.blockScale.replacing(with: 1, where: single))
+        let coupling = Coupling(c12: wide(d.coupling12).replacing(with: 0, where: single),
+                                c21: wide(d.coupling21).replacing(with: 0, where: single),
+                                scale: wide(d.blockScale).replacing(with: 1, where: single))
         var (j1, j2) = blockIncrements(u1, u2, c.p1.normalImpulse, c.p2.normalImpulse, coupling)
         j1.replace(with: 0, where: .!bounce1)
         j2.replace(with: 0, where: .!bounce2)

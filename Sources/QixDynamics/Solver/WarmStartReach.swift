@@ -1,6 +1,6 @@
 /// How far the warm start must have run before each batch is solved, so that the two passes
 /// can be one sweep over the batches (each batch read from memory once for both, instead of
-/// streaming the 2.5 MB of batches twice per sub-step on the pyramid).
+/// streaming the batches, 1.35 MB on the pyramid, twice per sub-step).
 ///
 /// The separate passes give every body all its warm-start impulses (in batch order) before
 /// any of its solve impulses (in batch order). A sweep that warm-starts batch after batch ahead

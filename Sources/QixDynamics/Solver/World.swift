@@ -196,7 +196,9 @@ final class World {
                     for k in 0..<jp.count { js.prepare(&jp[k]) }
                     prepareMotions(B, h: step.h, gravity: gravity, items: items)
                     for _ in 0..<substepCount { substep(S, jp, js, step) }
+                    motions = []  // per step: released, so what the frame allocates next reuses it
                     contactSolver.restitution(S)
+                    contactSolver.endStep()
                     js.projectRods(jp)
                     finalizePlacements(B, S, items: items)
                 }

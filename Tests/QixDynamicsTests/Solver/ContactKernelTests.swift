@@ -37,12 +37,17 @@ import QixScenes
     }
 
     /// Random batches over `bodyCount` bodies (body 0 static), each batch's lanes writing
-    /// disjoint movable bodies as the schedule guarantees.
+    /// disjoint movable bodies as the schedule guarantees, and the bodies' inverse masses.
     static func randomPass(seed: UInt64, batchCount: Int, bodyCount: Int)
-        -> (batches: [ContactBatch], solve: [BatchSolve], states: [BodyState]) {
+        -> (batches: [ContactBatch], solve: [BatchSolve], states: [BodyState], masses: [SIMD2<Double>]) {
         var g = Generator(state: seed)
         var states: [BodyState] = []
-        for _ in 0..<bodyCount {
+        var masses: [SIMD2<Double>] = [.zero]
+        for i in 0..<bodyCount {
+            if i > 0 {
+                let m = 0.5 + g.unit()
+                masses.append(SIMD2(m, m * 0.001))
+            }
             var s = BodyState()
             s.v = Vector2(g.value(300), g.value(300))
             s.w = g.value(5)
@@ -70,11 +75,6 @@ import QixScenes
                 let staticA = kind == 1, staticB = kind == 2
                 c.indexA[l] = staticA ? 0 : pick()
                 c.indexB[l] = staticB ? 0 : pick()
-                let mA = staticA ? 0 : 0.5 + g.unit(), mB = staticB ? 0 : 0.5 + g.unit()
-                setLane(&c.invMassA, l, mA)
-                setLane(&c.invInertiaA, l, staticA ? 0 : mA * 0.001)
-                setLane(&c.invMassB, l, mB)
-                setLane(&c.invInertiaB, l, staticB ? 0 : mB * 0.001)
                 let angle = 2 * Double.pi * g.unit()
                 setLane(&c.normalX, l, DeterministicMath.sinCos(angle).cos)
                 setLane(&c.normalY, l, DeterministicMath.sinCos(angle).sin)
@@ -107,7 +107,7 @@ import QixScenes
             batches.append(c)
             solve.append(d)
         }
-        return (batches, solve, states)
+        return (batches, solve, states, masses)
     }
 
     static func bytes<T>(_ a: [T]) -> [UInt8] { a.withUnsafeBytes { Array($0) } }
@@ -133,19 +133,21 @@ import QixScenes
         for seed: UInt64 in [1, 2, 3, 0x9E37_79B9_7F4A_7C15] {
             let start = Self.randomPass(seed: seed, batchCount: 400, bodyCount: 300)
             var reference = start
+            let masses = start.masses
             reference.batches.withUnsafeMutableBufferPointer { bp in reference.solve.withUnsafeMutableBufferPointer { sd in
-                reference.states.withUnsafeMutableBufferPointer { sp in
-                    ContactSolver.solvePass(bp, sd, sp.baseAddress!, softness, invH: 480, useBias: useBias)
-                }
+                reference.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
+                    ContactSolver.solvePass(bp, sd, sp.baseAddress!, softness, invH: 480, useBias: useBias,
+                                            masses: mp.baseAddress!)
+                } }
             } }
             #expect(Self.bytes(reference.states) != Self.bytes(start.states))
             for kernel in Self.cKernels {
                 var run = start
                 let ran = run.batches.withUnsafeMutableBufferPointer { bp in run.solve.withUnsafeMutableBufferPointer { sd in
-                    run.states.withUnsafeMutableBufferPointer { sp in
+                    run.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
                         kernel.runPass(bp.baseAddress!, sd.baseAddress!, count: bp.count, sp.baseAddress!,
-                                       softness: softness, invH: 480, useBias: useBias)
-                    }
+                                       softness: softness, invH: 480, useBias: useBias, masses: mp.baseAddress!)
+                    } }
                 } }
                 #expect(ran)
                 let differences = [Self.firstDifference(run.states, reference.states),
@@ -158,20 +160,21 @@ import QixScenes
 
     /// The least warm-start reach for `batches` (the rule of `WarmStartReach`, from the batch
     /// records): before batch n, every batch up to the last one of a movable body of n.
-    static func leastReach(_ batches: [ContactBatch], bodyCount: Int) -> [Int32] {
+    static func leastReach(_ batches: [ContactBatch], masses: [SIMD2<Double>]) -> [Int32] {
+        let bodyCount = masses.count
         var last = [Int32](repeating: -1, count: bodyCount)
         for (n, c) in batches.enumerated() {
             for l in 0..<4 {
-                if c.invMassA[l] > 0 { last[Int(c.indexA[l])] = Int32(n) }
-                if c.invMassB[l] > 0 { last[Int(c.indexB[l])] = Int32(n) }
+                if masses[Int(c.indexA[l])].x > 0 { last[Int(c.indexA[l])] = Int32(n) }
+                if masses[Int(c.indexB[l])].x > 0 { last[Int(c.indexB[l])] = Int32(n) }
             }
         }
         var farthest = Int32(0)
         return batches.enumerated().map { n, c in
             var need = Int32(n)
             for l in 0..<4 {
-                if c.invMassA[l] > 0 { need = max(need, last[Int(c.indexA[l])]) }
-                if c.invMassB[l] > 0 { need = max(need, last[Int(c.indexB[l])]) }
+                if masses[Int(c.indexA[l])].x > 0 { need = max(need, last[Int(c.indexA[l])]) }
+                if masses[Int(c.indexB[l])].x > 0 { need = max(need, last[Int(c.indexB[l])]) }
             }
             farthest = max(farthest, need)
             return farthest + 1
@@ -187,13 +190,15 @@ import QixScenes
             // Few bodies, so that bodies recur across many batches and the reach matters.
             let start = Self.randomPass(seed: seed, batchCount: 300, bodyCount: 40)
             var reference = start
+            let masses = start.masses
             reference.batches.withUnsafeMutableBufferPointer { bp in reference.solve.withUnsafeMutableBufferPointer { sd in
-                reference.states.withUnsafeMutableBufferPointer { sp in
-                    ContactSolver.warmStartPass(UnsafeBufferPointer(bp), sp.baseAddress!)
-                    ContactSolver.solvePass(bp, sd, sp.baseAddress!, softness, invH: 480, useBias: true)
-                }
+                reference.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
+                    ContactSolver.warmStartPass(UnsafeBufferPointer(bp), sp.baseAddress!, masses: mp.baseAddress!)
+                    ContactSolver.solvePass(bp, sd, sp.baseAddress!, softness, invH: 480, useBias: true,
+                                            masses: mp.baseAddress!)
+                } }
             } }
-            let least = Self.leastReach(start.batches, bodyCount: 40)
+            let least = Self.leastReach(start.batches, masses: masses)
             #expect(zip(least.indices, least).contains { $0 + 1 < Int($1) })  // the warm start runs ahead
             let whole = [Int32](repeating: Int32(start.batches.count), count: start.batches.count)
             // Too short a reach (each batch warm-started just before it is solved) reorders
@@ -204,10 +209,11 @@ import QixScenes
                     var run = start
                     let ran = run.batches.withUnsafeMutableBufferPointer { bp in run.solve.withUnsafeMutableBufferPointer { sd in
                         run.states.withUnsafeMutableBufferPointer { sp in
-                            reach.withUnsafeBufferPointer { wb in
+                            reach.withUnsafeBufferPointer { wb in masses.withUnsafeBufferPointer { mp in
                                 kernel.runWarmStartAndSolve(bp.baseAddress!, sd.baseAddress!, count: bp.count, sp.baseAddress!,
-                                                            softness: softness, invH: 480, warmedBy: wb.baseAddress!)
-                            }
+                                                            softness: softness, invH: 480, warmedBy: wb.baseAddress!,
+                                                            masses: mp.baseAddress!)
+                            } }
                         }
                     } }
                     #expect(ran)

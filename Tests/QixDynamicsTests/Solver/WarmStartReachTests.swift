@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: [true, false])
     func reachIsTheLastBatchOfTheBatchBodies(fromKeys: Bool) {
         let pairs = [(1, 2), (2, 3), (3, 4), (0, 4)]
-        let contacts = pairs.map { ContactConstraint(a: $0.0, b: $0.1, key: World.pairKey($0.0, $0.1)) }
+        let contacts = pairs.map { ContactConstraint(a: $0.0, b: $0.1) }
         let keys = pairs.map { UInt64($0.0) << 32 | UInt64($0.1) }
         let slots: [Int32] = [0, -1, -1, -1, 1, -1, -1, -1, 2, 3, -1, -1]
         let masses: [SIMD2<Double>] = [.zero, SIMD2(1, 1), SIMD2(1, 1), SIMD2(1, 1), SIMD2(1, 1)]
@@ -28,7 +28,7 @@ import Testing
     /// maximum), and an empty batch needs only itself.
     @Test func reachIsARunningMaximum() {
         let pairs = [(1, 2), (3, 4), (1, 3)]
-        let contacts = pairs.map { ContactConstraint(a: $0.0, b: $0.1, key: World.pairKey($0.0, $0.1)) }
+        let contacts = pairs.map { ContactConstraint(a: $0.0, b: $0.1) }
         // Batch 0: 1-2 and 3-4 (bodies 1 and 3 recur in batch 1); batch 1: 1-3; batch 2: empty.
         let slots: [Int32] = [0, 1, -1, -1, 2, -1, -1, -1, -1, -1, -1, -1]
         let masses = [SIMD2<Double>](repeating: SIMD2(1, 1), count: 5)
