@@ -10,8 +10,9 @@ extension WatermarkDetector {
     /// gives the folded window, made only when some ID needs it.
     func scoreExpected(_ best: inout [ExpectedPeak], speed: Int,
                        correlate: (SyncCorrelator) -> (offset: Int, z: Float), window: () -> [Float]) {
+        // Pattern k is expected ID k % expected.count in format expectedFormats[k / expected.count].
         let layout = speeds[speed].layout
-        for (k, pattern) in expectedCorrelators.enumerated() where expectedLayouts[k] == layout {
+        for (k, pattern) in expectedCorrelators.enumerated() where expectedFormats[k / expected.count].bandLayout == layout {
             let (offset, z) = correlate(pattern)
             guard z.isFinite, z >= Self.expectedZ else { continue }
             let tiles = decoders[0].tiles(window(), offset: offset)

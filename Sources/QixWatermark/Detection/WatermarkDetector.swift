@@ -35,10 +35,8 @@ public final class WatermarkDetector {
     /// The candidate playback speeds searched (the speed grid, or 1 alone), each in every
     /// band layout (`BandLayout`): the grid in side-by-side halves, then interleaved.
     let speeds: [SpeedScale]
-    /// The formats whose marks scale `index` of `speeds` reads: those of its band layout.
-    private let formatsByLayout: [BandLayout: [WatermarkFormat]]
-    /// The band layout of each expected pattern (`expectedChips`).
-    let expectedLayouts: [BandLayout]
+    /// The formats whose marks each scale of `speeds` reads: those of its band layout.
+    private let scaleFormats: [[WatermarkFormat]]
 
     /// Whether playback speeds other than 1 are searched.
     public let searchesSpeed: Bool
@@ -115,7 +113,7 @@ public final class WatermarkDetector {
         correlator = SyncCorrelator(layout: layouts[0])
         let grid = searchesSpeed ? SpeedScale.grid : [1]
         speeds = BandLayout.allCases.flatMap { layout in grid.map { SpeedScale(speed: $0, layout: layout) } }
-        formatsByLayout = Dictionary(grouping: WatermarkFormat.allCases, by: \.bandLayout)
+        scaleFormats = speeds.map { scale in WatermarkFormat.allCases.filter { $0.bandLayout == scale.layout } }
         // Patterns p = format index * expected.count + ID index: every expected ID in every
         // format asked for.
         self.expectedFormats = WatermarkFormat.allCases.filter { expectedFormats.contains($0) }
@@ -123,7 +121,6 @@ public final class WatermarkDetector {
             expected.map { (layout, layout.chips(for: WatermarkPayload(message: $0), key: key)) }
         }
         expectedChips = patterns.map(\.1)
-        expectedLayouts = patterns.map(\.0.format.bandLayout)
         expectedCorrelators = expectedChips.map { SyncCorrelator(tiles: $0) }
         expectedDataChips = patterns.map { layout, chips in chips.indices.map { layout.codedBit[$0] < 0 ? 0 : chips[$0] } }
     }
@@ -132,7 +129,7 @@ public final class WatermarkDetector {
     func decoder(_ format: WatermarkFormat) -> FrameDecoder { decoders[format.rawValue - 1] }
 
     /// The formats whose marks scale `index` of `speeds` can carry.
-    func formats(at index: Int) -> [WatermarkFormat] { formatsByLayout[speeds[index].layout] ?? [] }
+    func formats(at index: Int) -> [WatermarkFormat] { scaleFormats[index] }
 
     /// Detects IDs in a whole in-memory buffer.
     public func detect(_ buffer: AudioBuffer) throws -> [WatermarkDetection] {

@@ -20,7 +20,7 @@ public enum BandLayout: Sendable, CaseIterable {
     typealias P = WatermarkParameters
 
     /// Width of one group of bins that lies wholly in one half.
-    public var binsPerGroup: Int { self == .halves ? 4 : 2 }
+    public var binsPerGroup: Int { self == .halves ? P.binsPerGroup : 2 }
 
     /// Groups per band.
     public var groupsPerBand: Int { 2 * P.binsPerHalfBand / binsPerGroup }
