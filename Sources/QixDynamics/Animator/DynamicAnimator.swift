@@ -232,7 +232,7 @@ public final class DynamicAnimator {
             }
             touched = SortedKeys.union(touched, atEnd)
         }
-        let began = difference(touched, previousTouching)
+        let began = SortedKeys.difference(touched, previousTouching)
         let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
         let found = began.isEmpty ? [] : contactIndices(of: began)
         events.reserveCapacity(events.count + began.count + ended.count)
@@ -300,27 +300,6 @@ public final class DynamicAnimator {
         }
         return Contact(item: first, otherItem: nil, isBoundary: true, boundaryIdentifier: boundaryNameByBody[b],
                        point: place?.point, normal: place?.normal)
-    }
-
-    // The set operations below run through pointers (an append per key checks capacity and
-    // uniqueness); a settling pile sorts and merges some 30 000 keys per frame.
-
-    /// Elements of sorted `a` not in sorted `b`.
-    private func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
-                    var j = 0, n = 0
-                    for k in a {
-                        while j < b.count && b[j] < k { j += 1 }
-                        if j < b.count && b[j] == k { continue }
-                        out[n] = k
-                        n += 1
-                    }
-                    count = n
-                }
-            }
-        }
     }
 
     // MARK: Building the world from behaviors

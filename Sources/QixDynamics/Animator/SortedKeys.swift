@@ -21,6 +21,24 @@ enum SortedKeys {
         } } }
     }
 
+    /// The keys of sorted `a` not in sorted `b`, in order.
+    static func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                [UInt64](unsafeUninitializedCapacity: a.count) { out, count in
+                    var j = 0, n = 0
+                    for k in a {
+                        while j < b.count && b[j] < k { j += 1 }
+                        if j < b.count && b[j] == k { continue }
+                        out[n] = k
+                        n += 1
+                    }
+                    count = n
+                }
+            }
+        }
+    }
+
     /// Calls `body` with each key of the union of `a` and `b` not in `minus`, ascending, once.
     @inline(__always)
     private static func walkUnion(_ a: UnsafeBufferPointer<UInt64>, _ b: UnsafeBufferPointer<UInt64>,
