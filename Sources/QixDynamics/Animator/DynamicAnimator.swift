@@ -21,7 +21,9 @@ public final class DynamicAnimator {
     let world = World()
     var bodyIndexByItem: [ObjectIdentifier: Int] = [:]
     var itemByBody: [DynamicItem?] = [nil]
-    var boundaryNameByBody: [String?] = [nil]
+    /// The names of the boundary bodies that have one (a few among thousands of item bodies: a
+    /// map, not an optional string per body, 16 bytes each).
+    var boundaryNameByBody: [Int: String] = [:]
     var needsRebuild = true
     var anchorsMoved = false
     private var accumulator = 0.0
@@ -335,10 +337,10 @@ public final class DynamicAnimator {
     func registerBoundary(_ index: Int, name: String?) { register(index, item: nil, boundary: name) }
 
     private func register(_ index: Int, item: DynamicItem?, boundary: String?) {
-        while itemByBody.count <= index {
-            itemByBody.append(nil)
-            boundaryNameByBody.append(nil)
-        }
+        // As much room as the world reserved for its bodies: one allocation at the scene's
+        // size, not doubling one slot at a time (up to half of it unused).
+        if itemByBody.capacity <= index { itemByBody.reserveCapacity(max(index + 1, world.bodies.capacity)) }
+        while itemByBody.count <= index { itemByBody.append(nil) }
         itemByBody[index] = item
         boundaryNameByBody[index] = boundary
     }

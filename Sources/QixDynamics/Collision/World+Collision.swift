@@ -86,7 +86,8 @@ extension World {
     private func keepLastStepContacts() {
         swap(&contactPointIDs, &oldContactPointIDs)
         let bodyCount = bodies.count
-        contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, bodyCount: bodyCount) }
+        let version = contactKeysVersion
+        contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, version: version, bodyCount: bodyCount) }
     }
 
     /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
@@ -114,9 +115,10 @@ extension World {
 
     /// The narrow phase into the step's contact arrays, sized for every pair, written through
     /// pointers and cut to the contacts found (no append, uniqueness or exclusivity check per
-    /// contact); the arrays keep their storage from step to step.
+    /// contact); the arrays keep their storage from step to step. The keys are written over
+    /// last step's, so whether they changed comes out of the same pass (`contactKeysVersion`).
     private func findContactsOfPairs() {
-        let pairCount = pairs.count
+        let pairCount = pairs.count, oldKeyCount = contactKeys.count
         var found = contacts, keys = contactKeys, touching = stepTouchingKeys
         contacts = []
         contactKeys = []
@@ -138,15 +140,16 @@ extension World {
         contacts = found
         contactKeys = keys
         stepTouchingKeys = touching
+        if counts.found != oldKeyCount || counts.keysDiffer { contactKeysVersion += 1 }
     }
 
     /// Runs `narrowPhase` on the world's shapes (as given and placed), bodies, colliders,
     /// candidate pairs and last step's contacts, with the C box lanes' scratch.
-    private func narrowPhase(into out: NarrowPhaseOutput) -> (found: Int, touching: Int) {
+    private func narrowPhase(into out: NarrowPhaseOutput) -> NarrowPhaseCounts {
         let placed = (vertices: UnsafePointer(placedVertices.base), normals: UnsafePointer(placedNormals.base))
         let colliders = UnsafePointer(colliders.base), oldPointIDs = UnsafeBufferPointer(oldContactPointIDs.elements)
         return vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
-            guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0) }
+            guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0, true) }
             let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: placed.vertices, placedNormals: placed.normals)
             return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: placed.vertices, normals: placed.normals) {
                 boxes in
@@ -165,6 +168,10 @@ extension World {
     typealias NarrowPhaseOutput = (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
                                    pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
 
+    /// How many contacts and touching ones the narrow phase found, and whether a key differs
+    /// from the one it overwrote (last step's key at the same index).
+    typealias NarrowPhaseCounts = (found: Int, touching: Int, keysDiffer: Bool)
+
     /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
     /// first-level cache between the lanes writing and the contacts reading them.
     static let narrowChunk = 128
@@ -179,15 +186,16 @@ extension World {
 
     /// Turns the candidate pairs into contacts, in pair order, written to `out` (records, keys,
     /// point ids, and the keys of the touching ones); returns how many contacts and touching
-    /// ones. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
+    /// ones, and whether a key differs from the one it overwrote. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
     /// manifolds from the C lanes first, then every pair of the chunk becomes a contact.
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
         _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: OldContacts,
         into out: NarrowPhaseOutput
-    ) -> (found: Int, touching: Int) {
+    ) -> NarrowPhaseCounts {
         let C = colliders
         var found = 0, touching = 0
+        var differ: UInt64 = 0
         for first in stride(from: 0, to: pairs.count, by: narrowChunk) {
             let end = min(first + narrowChunk, pairs.count)
             if let boxes {
@@ -212,6 +220,7 @@ extension World {
                 let c = out.contacts + found
                 if let ids = World.contact(a, b, bodies, C, shapes, box, old, into: c) {
                     let key = World.pairKey(a, b)
+                    differ |= out.keys[found] ^ key
                     out.keys[found] = key
                     out.pointIDs[found] = ids
                     found += 1
@@ -222,7 +231,7 @@ extension World {
                 }
             }
         }
-        return (found, touching)
+        return (found, touching, differ != 0)
     }
 
     /// Writes the contact between bodies `a` and `b` to `c` and returns its point ids and count

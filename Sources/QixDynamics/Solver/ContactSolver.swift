@@ -24,19 +24,20 @@ struct ContactSolver {
     /// How many contacts the batches were filled for.
     private(set) var preparedCount = 0
 
-    /// Schedules the contacts (`keys`: their pair keys) and fills the batches for one step:
-    /// lever arms, effective masses, approach speeds (for restitution) and last step's impulses
-    /// (warm starting); the softness of the step is kept for the passes.
+    /// Schedules the contacts (`keys`: their pair keys, `keysVersion`: changed whenever they
+    /// change, nil when unknown) and fills the batches for one step: lever arms, effective
+    /// masses, approach speeds (for restitution) and last step's impulses (warm starting); the
+    /// softness of the step is kept for the passes.
     mutating func prepare(
-        _ contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>, bodies: UnsafePointer<Body>,
-        bodyCount: Int,
+        _ contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>, keysVersion: Int? = nil,
+        bodies: UnsafePointer<Body>, bodyCount: Int,
         states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
     ) {
         let width = Lanes.scalarCount
         softness = (contactSoftness, staticSoftness)
         loadBodies(bodies, count: bodyCount)
         masses.withUnsafeBufferPointer { mp in
-            schedule.build(contacts: contacts, keys: keys, masses: mp, width: width)
+            schedule.build(contacts: contacts, keys: keys, keysVersion: keysVersion, masses: mp, width: width)
         }
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count

@@ -19,6 +19,10 @@ final class World {
     /// by the narrow phase).
     var contactKeys: [UInt64] = []
     var stepTouchingKeys: [UInt64] = []
+    /// Changes whenever `contactKeys` does (the narrow phase compares each key with the one it
+    /// overwrites): what the pair table and the contact schedule were built from is checked
+    /// against it instead of against copies of the keys.
+    var contactKeysVersion = 0
     /// The feature ids and point count of `contacts` (id0, id1, count, 0), and last step's: the
     /// warm-start match reads these 16 bytes instead of three cache lines of the old record.
     var contactPointIDs = StepBuffer<SIMD4<UInt32>>()
@@ -246,9 +250,11 @@ final class World {
     private func prepareContacts(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, bodyCount: Int,
                                  _ step: SolverStep) {
         // `bodies` is being accessed through `B`: its count comes from the caller.
+        let version = contactKeysVersion
         contacts.withUnsafeMutableBufferPointer { cp in
             contactKeys.withUnsafeBufferPointer { keys in
-                contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, bodies: B, bodyCount: bodyCount, states: S,
+                contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, keysVersion: version, bodies: B,
+                                      bodyCount: bodyCount, states: S,
                                       contactSoftness: step.contactSoftness, staticSoftness: step.staticSoftness)
             }
         }
