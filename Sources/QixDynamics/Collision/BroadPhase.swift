@@ -43,10 +43,14 @@ final class BroadPhase {
     /// Scratch: the pairs of one first item while they are put in order.
     private let group = StepBuffer<Int32>()
     private let groupKey = StepBuffer<Int64>()
+    /// Whether the last `findPairs` may have reported a pair more than once (a box whose cells
+    /// share a bucket, or the full query): only then can two contacts have the same key.
+    private(set) var pairsMayRepeat = false
 
     /// Appends candidate pairs (lower index first) of the `items` bodies to `pairs`.
     func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
+        pairsMayRepeat = false
         if n < 2 { return }
         defer { releaseStepScratch() }
         let invCell = 1 / cellSize
@@ -104,6 +108,7 @@ final class BroadPhase {
     }
 
     private func fullQuery(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+        pairsMayRepeat = true
         found.removeAll()
         grid.query(low: cellLow.base, high: cellHigh.base, lower: boxLower.base, upper: boxUpper.base, n: items.count,
                    mask: mask, dedupe: false, into: found)
@@ -273,6 +278,7 @@ final class BroadPhase {
                 let olo = low[o], ohi = high[o]
                 repeats = 0
                 for y in olo.y...ohi.y { for x in olo.x...ohi.x where BroadPhase.hash(x, y, mask) == h { repeats += 1 } }
+                if repeats > 1 { pairsMayRepeat = true }
             }
             for _ in 0..<repeats { pairs.append(SIMD2(items[k], items[o])) }
         }

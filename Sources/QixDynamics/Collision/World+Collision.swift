@@ -79,15 +79,12 @@ extension World {
         oldContactPointIDs.release()
     }
 
-    /// Last step's point ids become `oldContactPointIDs`, and its keys fill the pair table that
-    /// finds them; with the impulses the solver left in its batches, that is all the warm start
-    /// reads of last step's contacts. Their records are not kept: the narrow phase overwrites
-    /// them in place (one array of contacts, not two, at 112 bytes a contact).
+    /// Last step's point ids become `oldContactPointIDs`; with its keys and the impulses the
+    /// solver left in its batches, that is all the warm start reads of last step's contacts
+    /// (`OldContacts`). Their records are not kept: the narrow phase overwrites them in place
+    /// (one array of contacts, not two, at 112 bytes a contact).
     private func keepLastStepContacts() {
         swap(&contactPointIDs, &oldContactPointIDs)
-        let bodyCount = bodies.count
-        let version = contactKeysVersion
-        contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, version: version, bodyCount: bodyCount) }
     }
 
     /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
@@ -118,20 +115,24 @@ extension World {
     /// contact); the arrays keep their storage from step to step. The keys are written over
     /// last step's, so whether they changed comes out of the same pass (`contactKeysVersion`).
     private func findContactsOfPairs() {
-        let pairCount = pairs.count, oldKeyCount = contactKeys.count
-        var found = contacts, keys = contactKeys, touching = stepTouchingKeys
+        let pairCount = pairs.count
+        // Last step's keys stay as they are while the warm start looks contacts up in them; this
+        // step's go to a fresh array, left unset (the narrow phase writes every key it counts).
+        let oldKeys = contactKeys, oldKeysMayRepeat = contactKeysMayRepeat
+        contactKeysMayRepeat = broadPhase.pairsMayRepeat
+        var found = contacts, touching = stepTouchingKeys
+        var keys = [UInt64](unsafeUninitializedCapacity: pairCount) { _, n in n = pairCount }
         contacts = []
         contactKeys = []
         stepTouchingKeys = []
         found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0))
-        keys.setCount(pairCount, filler: 0)
         touching.setCount(pairCount, filler: 0)
         contactPointIDs.setCount(pairCount, filler: .zero)
         let ids = contactPointIDs.base
         let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
-            touching.withUnsafeMutableBufferPointer { tp in
-                narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
-            }
+            touching.withUnsafeMutableBufferPointer { tp in oldKeys.withUnsafeBufferPointer { ok in
+                narrowPhase(oldKeys: ok, mayRepeat: oldKeysMayRepeat, into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
+            } }
         } }
         found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0))
         keys.setCount(counts.found, filler: 0)
@@ -140,24 +141,28 @@ extension World {
         contacts = found
         contactKeys = keys
         stepTouchingKeys = touching
-        if counts.found != oldKeyCount || counts.keysDiffer { contactKeysVersion += 1 }
+        if counts.found != oldKeys.count || counts.keysDiffer { contactKeysVersion += 1 }
     }
 
     /// Runs `narrowPhase` on the world's shapes (as given and placed), bodies, colliders,
-    /// candidate pairs and last step's contacts, with the C box lanes' scratch.
-    private func narrowPhase(into out: NarrowPhaseOutput) -> NarrowPhaseCounts {
+    /// candidate pairs and last step's contacts (keys `oldKeys`, some repeated if `mayRepeat`),
+    /// with the C box lanes' scratch.
+    private func narrowPhase(oldKeys: UnsafeBufferPointer<UInt64>, mayRepeat: Bool,
+                             into out: NarrowPhaseOutput) -> NarrowPhaseCounts {
         let placed = (vertices: UnsafePointer(placedVertices.base), normals: UnsafePointer(placedNormals.base))
         let colliders = UnsafePointer(colliders.base), oldPointIDs = UnsafeBufferPointer(oldContactPointIDs.elements)
+        let bodyCount = bodies.count
         return vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
             guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0, true) }
             let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: placed.vertices, placedNormals: placed.normals)
             return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: placed.vertices, normals: placed.normals) {
                 boxes in
                 bodies.withUnsafeBufferPointer { bp in pairs.withUnsafeBufferPointer { pp in
-                    pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: oldPointIDs.count) { impulses in
-                        let old = OldContacts(lookup: lookup, pointIDs: oldPointIDs, impulses: impulses)
-                        return World.narrowPhase(pp, bp.baseAddress!, colliders, shapes, boxes, old, into: out)
-                    } }
+                    contactSolver.withImpulses(contactCount: oldPointIDs.count) { impulses in
+                        var old = OldContacts(keys: oldKeys, keysMayRepeat: mayRepeat, pointIDs: oldPointIDs,
+                                              impulses: impulses, bodyCount: bodyCount)
+                        return World.narrowPhase(pp, bp.baseAddress!, colliders, shapes, boxes, &old, into: out)
+                    }
                 } }
             }
         } }
@@ -169,33 +174,25 @@ extension World {
                                    pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
 
     /// How many contacts and touching ones the narrow phase found, and whether a key differs
-    /// from the one it overwrote (last step's key at the same index).
+    /// from last step's key at the same index.
     typealias NarrowPhaseCounts = (found: Int, touching: Int, keysDiffer: Bool)
 
     /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
     /// first-level cache between the lanes writing and the contacts reading them.
     static let narrowChunk = 128
 
-    /// Last step's contacts as the warm start reads them: the pair table, their point ids and
-    /// counts, and the impulses the solver left in its batches.
-    struct OldContacts {
-        let lookup: PairTable.Lookup
-        let pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>
-        let impulses: ContactSolver.Impulses?
-    }
-
     /// Turns the candidate pairs into contacts, in pair order, written to `out` (records, keys,
     /// point ids, and the keys of the touching ones); returns how many contacts and touching
-    /// ones, and whether a key differs from the one it overwrote. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
+    /// ones, and whether a key differs from last step's at the same index. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
     /// manifolds from the C lanes first, then every pair of the chunk becomes a contact.
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
-        _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: OldContacts,
+        _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: inout OldContacts,
         into out: NarrowPhaseOutput
     ) -> NarrowPhaseCounts {
         let C = colliders
         var found = 0, touching = 0
-        var differ: UInt64 = 0
+        var differ = false
         for first in stride(from: 0, to: pairs.count, by: narrowChunk) {
             let end = min(first + narrowChunk, pairs.count)
             if let boxes {
@@ -218,9 +215,9 @@ extension World {
                     n += 1
                 }
                 let c = out.contacts + found
-                if let ids = World.contact(a, b, bodies, C, shapes, box, old, into: c) {
+                if let ids = World.contact(a, b, bodies, C, shapes, box, &old, index: found, into: c) {
                     let key = World.pairKey(a, b)
-                    differ |= out.keys[found] ^ key
+                    if found >= old.keys.count || old.keys[found] != key { differ = true }
                     out.keys[found] = key
                     out.pointIDs[found] = ids
                     found += 1
@@ -231,17 +228,17 @@ extension World {
                 }
             }
         }
-        return (found, touching, differ != 0)
+        return (found, touching, differ)
     }
 
-    /// Writes the contact between bodies `a` and `b` to `c` and returns its point ids and count
-    /// (id0, id1, count, 0), or returns nil when they are apart or do not collide, with last
-    /// step's impulses for the points that persist (matched by feature id); `box` is their
-    /// manifold when the C lanes computed it.
+    /// Writes the contact between bodies `a` and `b` to `c` (contact `index` of the step) and
+    /// returns its point ids and count (id0, id1, count, 0), or returns nil when they are apart
+    /// or do not collide, with last step's impulses for the points that persist (matched by
+    /// feature id); `box` is their manifold when the C lanes computed it.
     @inline(__always)
     private static func contact(
         _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>, _ shapes: ShapeArrays,
-        _ box: Manifold?, _ old: OldContacts, into c: UnsafeMutablePointer<ContactConstraint>
+        _ box: Manifold?, _ old: inout OldContacts, index: Int, into c: UnsafeMutablePointer<ContactConstraint>
     ) -> SIMD4<UInt32>? {
         let A = colliders + a, Bb = colliders + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
@@ -260,7 +257,7 @@ extension World {
         if m.count > 1 {
             p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
-        if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
+        if let impulses = old.impulses, let previous = old.find(a, b, key: World.pairKey(a, b), index: index) {
             warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)
         }
         c.initialize(to: ContactConstraint(a: a, b: b, normal: m.normal, pointCount: m.count, p0: p0, p1: p1))

@@ -19,17 +19,18 @@ final class World {
     /// by the narrow phase).
     var contactKeys: [UInt64] = []
     var stepTouchingKeys: [UInt64] = []
-    /// Changes whenever `contactKeys` does (the narrow phase compares each key with the one it
-    /// overwrites): what the pair table and the contact schedule were built from is checked
-    /// against it instead of against copies of the keys.
+    /// Changes whenever `contactKeys` does (the narrow phase compares each key with last step's
+    /// at the same index): what the contact schedule was built from is checked against it
+    /// instead of against a copy of the keys.
     var contactKeysVersion = 0
+    /// Whether a key may occur twice in `contactKeys` (`BroadPhase.pairsMayRepeat`).
+    var contactKeysMayRepeat = false
     /// The feature ids and point count of `contacts` (id0, id1, count, 0), and last step's: the
     /// warm-start match reads these 16 bytes instead of three cache lines of the old record.
     var contactPointIDs = StepBuffer<SIMD4<UInt32>>()
     var oldContactPointIDs = StepBuffer<SIMD4<UInt32>>()
-    /// The lookup into last step's contacts (warm starting), and this step's candidate pairs.
-    var pairTable = PairTable()
     let broadPhase = BroadPhase()
+    /// This step's candidate pairs.
     var pairs: [SIMD2<Int32>] = []
     var contactSolver = ContactSolver()
     /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
