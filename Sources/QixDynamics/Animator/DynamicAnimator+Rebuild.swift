@@ -11,6 +11,7 @@ extension DynamicAnimator {
         world.gravity = applyBehaviors(density: &density)
         refreshGroups()
         updateMasses(density: density)
+        world.compactMaterials()
         placeNewGroups()
         rebuildJoints()
         world.invalidateLists()
@@ -59,15 +60,11 @@ extension DynamicAnimator {
     /// Materials: UIKit's effective defaults for every item body, before the item behaviors apply theirs.
     private func resetMaterials() {
         for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
+            // The defaults, keeping the density (`updateMasses` compares it).
+            world.changeMaterial(of: i) { m in m = BodyMaterial(density: m.density) }
             var b = world.bodies[i]
-            b.restitution = 0.2
-            b.friction = 0.2
-            b.linearDamping = 0.1
-            b.angularDamping = 0.1
-            b.charge = 0
             b.isAnchored = false
             b.fixedRotation = false
-            b.gravityScale = 0
             b.itemMask = 0
             b.boundaryMask = 0
             world.bodies[i] = b
@@ -84,7 +81,9 @@ extension DynamicAnimator {
                 applyItemProperties(p, density: &density)
             } else if let g = behavior as? GravityBehavior {
                 gravity = PhysicsConstants.gravityUnit * g.gravityDirection
-                forEachBodyItem(g.items) { item in if let i = bodyIndex(of: item) { world.bodies[i].gravityScale = 1 } }
+                forEachBodyItem(g.items) { item in
+                    if let i = bodyIndex(of: item) { world.changeMaterial(of: i) { $0.gravityScale = 1 } }
+                }
             } else if let c = behavior as? CollisionBehavior {
                 let bit: UInt64 = 1 << UInt64(collisionGroup % 64)
                 collisionGroup += 1
@@ -104,11 +103,13 @@ extension DynamicAnimator {
         forEachBodyItem(p.items) { item in
             guard let i = bodyIndex(of: item) else { return }
             // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
-            if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
-            if let v = p.friction { world.bodies[i].friction = v }
-            if let v = p.resistance { world.bodies[i].linearDamping = v }
-            if let v = p.angularResistance { world.bodies[i].angularDamping = v }
-            if let v = p.charge { world.bodies[i].charge = v }
+            world.changeMaterial(of: i) { m in
+                if let v = p.elasticity { m.restitution = v >= 0 ? min(v, 1) : 0 }
+                if let v = p.friction { m.friction = v }
+                if let v = p.resistance { m.linearDamping = v }
+                if let v = p.angularResistance { m.angularDamping = v }
+                if let v = p.charge { m.charge = v }
+            }
             if let v = p.isAnchored { world.bodies[i].isAnchored = v }
             if let v = p.allowsRotation { world.bodies[i].fixedRotation = !v }
             if let v = p.density { density[i] = v }
@@ -119,7 +120,7 @@ extension DynamicAnimator {
     /// move takes its item's velocity.
     private func updateMasses(density: [Double]) {
         for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
-            if world.bodies[i].density != density[i] { world.updateMass(i, density: density[i]) }
+            if world.material(of: i).density != density[i] { world.updateMass(i, density: density[i]) }
             let wasMovable = world.bodies[i].invMass > 0
             world.refreshInverseMass(i)
             if !wasMovable, world.bodies[i].invMass > 0, let item = itemByBodyAt(i) {

@@ -13,13 +13,6 @@ struct Body {
     var invInertia = 0.0
     var force = Vector2.zero
     var torque = 0.0
-    var linearDamping = 0.1
-    var angularDamping = 0.1
-    var gravityScale = 0.0
-    var restitution = 0.2
-    var friction = 0.2
-    var density = 1.0
-    var charge = 0.0
     var isStatic = false
     var isAnchored = false
     var fixedRotation = false
@@ -29,6 +22,9 @@ struct Body {
     /// beside the flags (8 bytes less a body: 40 kB on the 5050-box pyramid).
     var shapeStart32: Int32 = 0
     var shapeCount32: Int32 = 0
+    /// The body's entry in `World.materials` (restitution, friction, damping, gravity scale,
+    /// density, charge).
+    var material: Int32 = 0
     var radius = 0.0
     var innerRadius = 0.0
     /// Farthest core vertex (radius left out) from the body origin: with the centre of mass's

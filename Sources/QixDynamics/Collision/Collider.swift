@@ -1,11 +1,9 @@
-/// What the narrow phase reads of a body, in one 64-byte record per body (copied from `Body`
+/// What the narrow phase reads of a body, in one 48-byte record per body (copied from `Body`
 /// for the step by `World.updateBounds`): the pair loop reads one cache line per body instead of
-/// five lines of the 312-byte `Body`.
+/// several lines of the larger `Body`.
 struct Collider {
     var center = Vector2.zero
     var invMass = 0.0
-    var friction = 0.0
-    var restitution = 0.0
     var itemMask: UInt64 = 0
     /// Where the body's shape sits in the world's flat vertex arrays.
     var shapeStart: Int32 = 0
@@ -22,8 +20,6 @@ struct Collider {
     init(_ body: Body, placedNormals: UnsafePointer<Vector2>?) {
         center = body.center
         invMass = body.invMass
-        friction = body.friction
-        restitution = body.restitution
         itemMask = body.itemMask
         shapeStart = Int32(truncatingIfNeeded: body.shapeStart)
         shapeCount = Int32(truncatingIfNeeded: body.shapeCount)

@@ -30,12 +30,12 @@ struct ContactSolver {
     /// softness of the step is kept for the passes.
     mutating func prepare(
         _ contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>, keysVersion: Int? = nil,
-        bodies: UnsafePointer<Body>, bodyCount: Int,
+        bodies: UnsafePointer<Body>, materials bodyMaterials: UnsafePointer<BodyMaterial>, bodyCount: Int,
         states: UnsafePointer<BodyState>, contactSoftness: Softness, staticSoftness: Softness
     ) {
         let width = Lanes.scalarCount
         softness = (contactSoftness, staticSoftness)
-        loadBodies(bodies, count: bodyCount)
+        loadBodies(bodies, bodyMaterials, count: bodyCount)
         masses.withUnsafeBufferPointer { mp in
             schedule.build(contacts: contacts, keys: keys, keysVersion: keysVersion, masses: mp, width: width)
         }
@@ -91,8 +91,10 @@ struct ContactSolver {
     }
 
     /// Copies what the schedule and the fill read of each body side by side (they read it once
-    /// per contact): inverse mass and inertia, friction and restitution, centre of mass.
-    private mutating func loadBodies(_ bodies: UnsafePointer<Body>, count: Int) {
+    /// per contact): inverse mass and inertia, friction and restitution (from the body's entry
+    /// in `bodyMaterials`), centre of mass.
+    private mutating func loadBodies(_ bodies: UnsafePointer<Body>, _ bodyMaterials: UnsafePointer<BodyMaterial>,
+                                     count: Int) {
         masses.setCount(count, filler: .zero)
         materials.setCount(count, filler: .zero)
         centers.setCount(count, filler: .zero)
@@ -101,7 +103,8 @@ struct ContactSolver {
                 centers.withUnsafeMutableBufferPointer { cp in
                     for i in 0..<count {
                         mp[i] = SIMD2(bodies[i].invMass, bodies[i].invInertia)
-                        fp[i] = SIMD2(bodies[i].friction, bodies[i].restitution)
+                        let m = bodyMaterials + Int(bodies[i].material)
+                        fp[i] = SIMD2(m.pointee.friction, m.pointee.restitution)
                         cp[i] = bodies[i].center
                     }
                 }

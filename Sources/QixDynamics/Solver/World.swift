@@ -4,6 +4,9 @@
 /// against moving ones. Everything runs in creation order.
 final class World {
     var bodies: [Body] = []
+    /// The materials the bodies point at (`Body.material`), each once, and where each is.
+    var materials = [BodyMaterial()]
+    var materialIndex = [BodyMaterial(): Int32(0)]
     var states: [BodyState] = []
     var vertices: [Vector2] = []
     var normals: [Vector2] = []
@@ -104,8 +107,8 @@ final class World {
 
     /// Recomputes mass, inertia and centre of mass from density (mass 1 per 10 000 point^2 at density 1).
     func updateMass(_ index: Int, density: Double) {
+        changeMaterial(of: index) { $0.density = density }
         var body = bodies[index]
-        body.density = density
         let geometry = ConvexGeometry(
             vertices: Array(vertices[body.shapeStart..<(body.shapeStart + body.shapeCount)]),
             normals: Array(normals[body.shapeStart..<(body.shapeStart + body.shapeCount)]), radius: body.radius)
@@ -252,13 +255,13 @@ final class World {
                                  _ step: SolverStep) {
         // `bodies` is being accessed through `B`: its count comes from the caller.
         let version = contactKeysVersion
-        contacts.withUnsafeMutableBufferPointer { cp in
-            contactKeys.withUnsafeBufferPointer { keys in
+        contacts.withUnsafeMutableBufferPointer { cp in contactKeys.withUnsafeBufferPointer { keys in
+            materials.withUnsafeBufferPointer { mp in
                 contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, keysVersion: version, bodies: B,
-                                      bodyCount: bodyCount, states: S,
+                                      materials: mp.baseAddress!, bodyCount: bodyCount, states: S,
                                       contactSoftness: step.contactSoftness, staticSoftness: step.staticSoftness)
             }
-        }
+        } }
     }
 
     /// One sub-step: integrate velocities, warm start, solve (with push-out bias), integrate
@@ -306,14 +309,17 @@ final class World {
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
         motions.removeAll(keepingCapacity: true)
         motions.reserveCapacity(items.count)
-        for i32 in items {
-            let i = Int(i32)
-            let invMass = B[i].invMass
-            if invMass == 0 { continue }
-            let dv = (h * invMass) * (B[i].force + (B[i].mass * B[i].gravityScale) * gravity)
-            motions.append(BodyMotion(
-                body: Int(i32), dv: dv, dw: h * B[i].invInertia * B[i].torque,
-                linearDamping: 1 / (1 + h * B[i].linearDamping), angularDamping: 1 / (1 + h * B[i].angularDamping)))
+        materials.withUnsafeBufferPointer { mp in
+            for i32 in items {
+                let i = Int(i32)
+                let invMass = B[i].invMass
+                if invMass == 0 { continue }
+                let m = mp[Int(B[i].material)]
+                let dv = (h * invMass) * (B[i].force + (B[i].mass * m.gravityScale) * gravity)
+                motions.append(BodyMotion(
+                    body: Int(i32), dv: dv, dw: h * B[i].invInertia * B[i].torque,
+                    linearDamping: 1 / (1 + h * m.linearDamping), angularDamping: 1 / (1 + h * m.angularDamping)))
+            }
         }
     }
 
