@@ -43,18 +43,16 @@ extension DynamicAnimator {
     /// reference bounds): most scenes name every item in one behavior, so the body arrays are
     /// allocated once, at their size, before the items and then the boundaries are added.
     private func reserveNewBodies() {
-        var most = (bodies: 0, vertices: 0), segments = 0
+        var most = 0, segments = 0
         for behavior in activeBehaviors {
-            var new = (bodies: 0, vertices: 0)
-            forEachBodyItem(behavior.involvedItems) { item in
-                if bodyIndex(of: item) == nil { new = (new.bodies + 1, new.vertices + item.vertexCount) }
-            }
-            if new.bodies > most.bodies { most = new }
+            var new = 0
+            forEachBodyItem(behavior.involvedItems) { item in if bodyIndex(of: item) == nil { new += 1 } }
+            most = max(most, new)
             if let c = behavior as? CollisionBehavior {
                 segments += (c.translatesReferenceBoundsIntoBoundary ? 4 : 0) + c.boundaries.reduce(0) { $0 + $1.points.count }
             }
         }
-        if most.bodies + segments > 0 { world.reserveBodies(most.bodies + segments, vertices: most.vertices + 2 * segments) }
+        if most + segments > 0 { world.reserveBodies(most + segments) }
     }
 
     /// Materials: UIKit's effective defaults for every item body, before the item behaviors apply theirs.
@@ -160,7 +158,7 @@ extension DynamicAnimator {
             c.boundaryBodies = []
             // Room for the segments too: one more body past an exact reservation for the items
             // would double the body arrays.
-            world.reserveBodies(segments.count, vertices: 2 * segments.count)
+            world.reserveBodies(segments.count)
             for (k, s) in segments.enumerated() {
                 let index = world.addBoundarySegment(from: s.0, to: s.1, group: group)
                 registerBoundary(index, name: names[k])

@@ -25,6 +25,9 @@ struct Body {
     /// The body's entry in `World.materials` (restitution, friction, damping, gravity scale,
     /// density, charge).
     var material: Int32 = 0
+    /// Where this body's placed shape sits in the world's placed vertex arrays (its own range;
+    /// the shape in the body frame, from `shapeStart`, may be shared).
+    var placedStart32: Int32 = 0
     var radius = 0.0
     var innerRadius = 0.0
     /// Farthest core vertex (radius left out) from the body origin: with the centre of mass's
@@ -48,6 +51,12 @@ struct Body {
     var shapeStart: Int {
         get { Int(shapeStart32) }
         set { shapeStart32 = Int32(truncatingIfNeeded: newValue) }
+    }
+
+    /// The first of this body's placed vertices and normals (`World.placedVertices`).
+    var placedStart: Int {
+        get { Int(placedStart32) }
+        set { placedStart32 = Int32(truncatingIfNeeded: newValue) }
     }
 
     /// How many vertices (and normals) the shape has: 1 for a circle, 2 for a segment.

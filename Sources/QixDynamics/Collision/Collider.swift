@@ -5,7 +5,7 @@ struct Collider {
     var center = Vector2.zero
     var invMass = 0.0
     var itemMask: UInt64 = 0
-    /// Where the body's shape sits in the world's flat vertex arrays.
+    /// Where the body's placed shape sits in the world's placed vertex arrays (`Body.placedStart`).
     var shapeStart: Int32 = 0
     var shapeCount: Int32 = 0
     var isBoundary = false
@@ -21,9 +21,9 @@ struct Collider {
         center = body.center
         invMass = body.invMass
         itemMask = body.itemMask
-        shapeStart = Int32(truncatingIfNeeded: body.shapeStart)
+        shapeStart = body.placedStart32
         shapeCount = Int32(truncatingIfNeeded: body.shapeCount)
         isBoundary = body.isBoundary
-        if body.shapeCount == 4, let placedNormals { isRectangle = Collide.isBox(placedNormals + body.shapeStart) }
+        if body.shapeCount == 4, let placedNormals { isRectangle = Collide.isBox(placedNormals + body.placedStart) }
     }
 }

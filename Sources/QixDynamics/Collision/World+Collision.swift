@@ -6,8 +6,8 @@ extension World {
     /// items' bounding boxes from the placed vertices and copies what the narrow phase reads of
     /// each body into its `Collider`.
     func updateBounds() {
-        placedVertices.setCount(vertices.count, filler: .zero)
-        placedNormals.setCount(normals.count, filler: .zero)
+        placedVertices.setCount(placedCount, filler: .zero)
+        placedNormals.setCount(placedCount, filler: .zero)
         colliders.setCount(bodies.count, filler: Collider())
         let out = (vertices: placedVertices.base, normals: placedNormals.base, colliders: colliders.base)
         let boundaries = boundaryBodies, items = itemBodies
@@ -35,9 +35,11 @@ extension World {
         for i in boundaries {
             let b = bodies + Int(i)
             let xf = b.pointee.transform
-            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                pv[k] = xf.apply(vertices[k])
-                pn[k] = xf.q.rotate(normals[k])
+            let v = vertices + b.pointee.shapeStart, n = normals + b.pointee.shapeStart
+            let p = b.pointee.placedStart
+            for k in 0..<b.pointee.shapeCount {
+                pv[p + k] = xf.apply(v[k])
+                pn[p + k] = xf.q.rotate(n[k])
             }
             cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn))
         }
@@ -46,10 +48,12 @@ extension World {
             let xf = b.pointee.transform
             var lo = Vector2(Double.infinity, Double.infinity)
             var hi = Vector2(-Double.infinity, -Double.infinity)
-            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                let p = xf.apply(vertices[k])
-                pv[k] = p
-                pn[k] = xf.q.rotate(normals[k])
+            let v = vertices + b.pointee.shapeStart, n = normals + b.pointee.shapeStart
+            let s = b.pointee.placedStart
+            for k in 0..<b.pointee.shapeCount {
+                let p = xf.apply(v[k])
+                pv[s + k] = p
+                pn[s + k] = xf.q.rotate(n[k])
                 lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
                 hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
             }
@@ -277,11 +281,13 @@ extension World {
                                         shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
                                         margin: PhysicsConstants.speculativeDistance)
         }
-        // Circles: from the body frames (their radius and placement are not in the collider).
+        // Circles: from the body frames (their radius and placement are not in the collider;
+        // the body-frame shapes start at the bodies' `shapeStart`).
         let bodyA = bodies + a, bodyB = bodies + b
-        let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
+        let localA = bodyA.pointee.shapeStart, localB = bodyB.pointee.shapeStart
+        let sa = PlacedShape(vertices: shapes.vertices + localA, normals: shapes.normals + localA, count: countA,
                              radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
-        let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
+        let sb = PlacedShape(vertices: shapes.vertices + localB, normals: shapes.normals + localB, count: countB,
                              radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
         return Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
     }

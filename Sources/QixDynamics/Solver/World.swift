@@ -8,10 +8,15 @@ final class World {
     var materials = [BodyMaterial()]
     var materialIndex = [BodyMaterial(): Int32(0)]
     var states: [BodyState] = []
+    /// The bodies' shapes in their own frames, shared by bodies with the same shape
+    /// (`World+Shapes`), and the starts of the last few distinct shapes added.
     var vertices: [Vector2] = []
     var normals: [Vector2] = []
-    /// `vertices` and `normals` placed in the world at the start of the current step (buffers
-    /// the narrow phase reads through their base pointers; their memory is kept between steps).
+    var recentShapes: [Int] = []
+    /// How many vertices the bodies' placed shapes take in all (each body its own range).
+    private(set) var placedCount = 0
+    /// Every body's shape placed in the world at the start of the current step, from
+    /// `Body.placedStart` (buffers the narrow phase reads through their base pointers).
     let placedVertices = StepBuffer<Vector2>()
     let placedNormals = StepBuffer<Vector2>()
     /// The narrow phase's copy of each body (`Collider`), set with the placed shapes.
@@ -71,14 +76,14 @@ final class World {
     /// Adds a body with the given geometry; returns its index.
     func addBody(_ geometry: ConvexGeometry, origin: Vector2, angle: Double, density: Double, isStatic: Bool) -> Int {
         var body = Body(origin: origin, angle: angle, q: Rotation(angle: angle), localCenter: .zero, center: origin)
-        body.shapeStart = vertices.count
+        body.shapeStart = shapeStart(of: geometry)
         body.shapeCount = geometry.vertices.count
+        body.placedStart = placedCount
+        placedCount += geometry.vertices.count
         body.radius = geometry.radius
         body.innerRadius = geometry.innerRadius
         body.sweepExtent = geometry.vertices.reduce(0.0) { max($0, $1.length) }
         body.isStatic = isStatic
-        vertices.append(contentsOf: geometry.vertices)
-        normals.append(contentsOf: geometry.normals)
         bodies.append(body)
         states.append(BodyState())
         let index = bodies.count - 1
@@ -87,14 +92,12 @@ final class World {
         return index
     }
 
-    /// Makes room for `count` more bodies with `vertexCount` shape vertices in all, so that a
-    /// scene's items fill each body array in one allocation (growing by doubling would leave up
-    /// to half of the largest arrays unused: 1.6 MB on the 5050-box pyramid).
-    func reserveBodies(_ count: Int, vertices vertexCount: Int) {
+    /// Makes room for `count` more bodies, so that a scene's items fill each body array in one
+    /// allocation (growing by doubling would leave up to half of the largest arrays unused: 1.6
+    /// MB on the 5050-box pyramid). The shape arrays are not reserved: bodies of one shape share it.
+    func reserveBodies(_ count: Int) {
         World.reserve(&bodies, more: count)
         World.reserve(&states, more: count)
-        World.reserve(&vertices, more: vertexCount)
-        World.reserve(&normals, more: vertexCount)
     }
 
     /// Room for `more` elements: exactly that many when the array is short of them, but at least
