@@ -44,6 +44,8 @@ final class World {
     /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
     var boxManifolds = BoxManifolds()
     private var motions: [BodyMotion] = []
+    /// Each material's linear (x) and angular (y) damping factor for the step's sub-steps.
+    private var dampingFactors: [SIMD2<Double>] = []
     /// Item bodies (dynamic or anchored, enabled), ascending.
     private(set) var itemBodies: [Int32] = []
     private(set) var boundaryBodies: [Int32] = []
@@ -312,6 +314,7 @@ final class World {
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
         motions.removeAll(keepingCapacity: true)
         motions.reserveCapacity(items.count)
+        dampingFactors = materials.map { m in SIMD2(1 / (1 + h * m.linearDamping), 1 / (1 + h * m.angularDamping)) }
         materials.withUnsafeBufferPointer { mp in
             for i32 in items {
                 let i = Int(i32)
@@ -319,19 +322,18 @@ final class World {
                 if invMass == 0 { continue }
                 let m = mp[Int(B[i].material)]
                 let dv = (h * invMass) * (B[i].force + (B[i].mass * m.gravityScale) * gravity)
-                motions.append(BodyMotion(
-                    body: Int(i32), dv: dv, dw: h * B[i].invInertia * B[i].torque,
-                    linearDamping: 1 / (1 + h * m.linearDamping), angularDamping: 1 / (1 + h * m.angularDamping)))
+                motions.append(BodyMotion(body: i32, material: B[i].material, dv: dv, dw: h * B[i].invInertia * B[i].torque))
             }
         }
     }
 
     private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double, maxAngularSpeed: Double) {
-        motions.withUnsafeBufferPointer { mp in
+        motions.withUnsafeBufferPointer { mp in dampingFactors.withUnsafeBufferPointer { fp in
             for m in mp {
-                var s = S[m.body]
-                s.v = m.dv + m.linearDamping * s.v
-                s.w = m.dw + m.angularDamping * s.w
+                let body = Int(m.body), f = fp[Int(m.material)]
+                var s = S[body]
+                s.v = m.dv + f.x * s.v
+                s.w = m.dw + f.y * s.w
                 if s.v.lengthSquared > maxSpeedSquared {
                     // Past 1.3e154 points/s v·v overflows and `normalized` gives zero: the
                     // direction comes from a copy scaled by 2^-600 then (finite speeds: same bits).
@@ -341,18 +343,19 @@ final class World {
                 if s.w * s.w > maxAngularSpeed * maxAngularSpeed {
                     s.w = s.w > 0 ? maxAngularSpeed : -maxAngularSpeed
                 }
-                S[m.body] = s
+                S[body] = s
             }
-        }
+        } }
     }
 
     private func integratePositions(_ S: UnsafeMutablePointer<BodyState>, h: Double) {
         motions.withUnsafeBufferPointer { mp in
             for m in mp {
-                var s = S[m.body]
+                let body = Int(m.body)
+                var s = S[body]
                 s.dp += h * s.v
                 s.turn(by: h * s.w)
-                S[m.body] = s
+                S[body] = s
             }
         }
     }
