@@ -244,7 +244,7 @@ public final class DynamicAnimator {
         for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
         previousStepTouching.removeAll(keepingCapacity: true)
-        previousStepTouching.append(contentsOf: world.stepTouchingKeys)
+        world.appendTouchingKeys(to: &previousStepTouching)
     }
 
     /// Whether every step of this frame found the touching keys of the frame before's last step,

@@ -124,13 +124,14 @@ extension World {
         // step's go to a fresh array, left unset (the narrow phase writes every key it counts).
         let oldKeys = contactKeys, oldKeysMayRepeat = contactKeysMayRepeat
         contactKeysMayRepeat = broadPhase.pairsMayRepeat
-        var found = contacts, touching = stepTouchingKeys
+        var found = contacts, touching = touchingContacts
         var keys = [UInt64](unsafeUninitializedCapacity: pairCount) { _, n in n = pairCount }
         contacts = []
         contactKeys = []
-        stepTouchingKeys = []
+        touchingContacts = []
         found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0))
-        touching.setCount(pairCount, filler: 0)
+        touching.setCount((pairCount + 63) / 64, filler: 0)
+        for w in 0..<touching.count { touching[w] = 0 }
         contactPointIDs.setCount(pairCount, filler: .zero)
         let ids = contactPointIDs.base
         let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
@@ -140,11 +141,12 @@ extension World {
         } }
         found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0))
         keys.setCount(counts.found, filler: 0)
-        touching.setCount(counts.touching, filler: 0)
+        touching.setCount((counts.found + 63) / 64, filler: 0)
         contactPointIDs.setCount(counts.found, filler: .zero)
         contacts = found
         contactKeys = keys
-        stepTouchingKeys = touching
+        touchingContacts = touching
+        touchingCount = counts.touching
         if counts.found != oldKeys.count || counts.keysDiffer { contactKeysVersion += 1 }
     }
 
@@ -173,7 +175,7 @@ extension World {
     }
 
     /// Where the narrow phase writes, in pair order: contact records, their keys, their point
-    /// ids, and the keys of the touching ones.
+    /// ids, and which of them touch (bit k of word k / 64 for contact k, the words zeroed).
     typealias NarrowPhaseOutput = (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
                                    pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
 
@@ -224,11 +226,11 @@ extension World {
                     if found >= old.keys.count || old.keys[found] != key { differ = true }
                     out.keys[found] = key
                     out.pointIDs[found] = ids
-                    found += 1
                     if c.pointee.touching {
-                        out.touching[touching] = key
+                        out.touching[found >> 6] |= 1 << UInt64(found & 63)
                         touching += 1
                     }
+                    found += 1
                 }
             }
         }

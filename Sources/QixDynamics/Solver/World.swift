@@ -26,7 +26,11 @@ final class World {
     /// The pair keys of `contacts`, and those of the touching ones, in contact order (written
     /// by the narrow phase).
     var contactKeys: [UInt64] = []
-    var stepTouchingKeys: [UInt64] = []
+    /// Which of `contacts` touch, one bit each (bit k of word k / 64), and how many: the keys of
+    /// the touching ones are `contactKeys` at those bits (a bit a contact instead of a key,
+    /// 120 kB less on the 5050-box pyramid).
+    var touchingContacts: [UInt64] = []
+    var touchingCount = 0
     /// Changes whenever `contactKeys` does (the narrow phase compares each key with last step's
     /// at the same index): what the contact schedule was built from is checked against it
     /// instead of against a copy of the keys.
@@ -177,6 +181,22 @@ final class World {
 
     @inline(__always) static func pairKey(_ a: Int, _ b: Int) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
 
+    /// Appends the keys of the last step's touching contacts to `keys`, in contact order.
+    func appendTouchingKeys(to keys: inout [UInt64]) {
+        keys.reserveCapacity(keys.count + touchingCount)
+        contactKeys.withUnsafeBufferPointer { ck in
+            touchingContacts.withUnsafeBufferPointer { bits in
+                for w in 0..<bits.count {
+                    var word = bits[w]
+                    while word != 0 {
+                        keys.append(ck[w << 6 | word.trailingZeroBitCount])
+                        word &= word - 1
+                    }
+                }
+            }
+        }
+    }
+
     /// Advances the world by `dt` seconds (one fixed step).
     func step(_ dt: Double) {
         if !listsValid { refreshLists() }
@@ -186,8 +206,8 @@ final class World {
         if continuousCollision { solveContinuous() }
         updateRest(dt)
         if trackTouching {
-            touchingKeys.append(contentsOf: stepTouchingKeys)
-            touchingStepCounts.append(stepTouchingKeys.count)
+            appendTouchingKeys(to: &touchingKeys)
+            touchingStepCounts.append(touchingCount)
         }
     }
 
