@@ -27,6 +27,10 @@ final class BroadPhase {
     private let found = StepBuffer<SIMD2<Int32>>()
     /// Item positions of the pairs of fattened boxes, grouped by first position (ascending).
     private let candidates = StepBuffer<SIMD2<Int32>>()
+    /// The fattened boxes as the candidates were found for them (lower x, y, upper x, y),
+    /// rounded outward to `Float` (16 bytes a box instead of 32), and in `Double` while the
+    /// query runs: the query uses the rounded boxes, so the candidates hold for them exactly.
+    private let fatBoxes = StepBuffer<SIMD4<Float>>()
     private let fatLower = StepBuffer<Vector2>()
     private let fatUpper = StepBuffer<Vector2>()
     private let fatLow = StepBuffer<SIMD2<Int32>>()
@@ -84,6 +88,8 @@ final class BroadPhase {
     /// the full query, which runs every step, keeps its grid.
     private func releaseQueryScratch() {
         grid.release()
+        fatLower.release()
+        fatUpper.release()
         fatLow.release()
         fatHigh.release()
         candidates.trim()
@@ -92,9 +98,11 @@ final class BroadPhase {
     /// Whether each of the `n` boxes is still inside its fattened box (then this step's pairs
     /// are among the candidates).
     private func boxesInsideFat(_ n: Int) -> Bool {
-        let lower = boxLower.base, upper = boxUpper.base, fl = fatLower.base, fu = fatUpper.base
-        for k in 0..<n where lower[k].x < fl[k].x || lower[k].y < fl[k].y || upper[k].x > fu[k].x || upper[k].y > fu[k].y {
-            return false
+        let lower = boxLower.base, upper = boxUpper.base, fat = fatBoxes.base
+        for k in 0..<n {
+            let f = fat[k]
+            if lower[k].x < Double(f[0]) || lower[k].y < Double(f[1]) || upper[k].x > Double(f[2])
+                || upper[k].y > Double(f[3]) { return false }
         }
         return true
     }
@@ -158,6 +166,20 @@ final class BroadPhase {
         SIMD2(Swift.max(low.x, cell(upper.x, invCell)), Swift.max(low.y, cell(upper.y, invCell)))
     }
 
+    /// The largest `Float` not above `x` (NaN stays NaN).
+    @inline(__always)
+    private static func floatBelow(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) > x ? f.nextDown : f
+    }
+
+    /// The smallest `Float` not below `x` (NaN stays NaN).
+    @inline(__always)
+    private static func floatAbove(_ x: Double) -> Float {
+        let f = Float(x)
+        return Double(f) < x ? f.nextUp : f
+    }
+
     /// The bucket of cell (x, y) in a table of `mask + 1` buckets.
     @inline(__always)
     static func hash(_ x: Int32, _ y: Int32, _ mask: Int) -> Int {
@@ -168,14 +190,17 @@ final class BroadPhase {
     /// Finds the pairs of fattened boxes (false when a fattened box spans more than 16 cells).
     private func findCandidates(items: [Int32], cellSize: Double, invCell: Double, mask: Int) -> Bool {
         let n = items.count
+        fatBoxes.setCount(n, filler: .zero)
         fatLower.setCount(n, filler: .zero)
         fatUpper.setCount(n, filler: .zero)
         fatLow.setCount(n, filler: .zero)
         fatHigh.setCount(n, filler: .zero)
         let margin = BroadPhase.fatMargin
         for k in 0..<n {
-            let lower = Vector2(boxLower[k].x - margin, boxLower[k].y - margin)
-            let upper = Vector2(boxUpper[k].x + margin, boxUpper[k].y + margin)
+            let kept = SIMD4(BroadPhase.floatBelow(boxLower[k].x - margin), BroadPhase.floatBelow(boxLower[k].y - margin),
+                             BroadPhase.floatAbove(boxUpper[k].x + margin), BroadPhase.floatAbove(boxUpper[k].y + margin))
+            fatBoxes[k] = kept
+            let lower = Vector2(Double(kept[0]), Double(kept[1])), upper = Vector2(Double(kept[2]), Double(kept[3]))
             fatLower[k] = lower
             fatUpper[k] = upper
             let lo = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
