@@ -29,10 +29,6 @@ public final class DynamicAnimator {
     private var accumulator = 0.0
     private var pendingEvents: [AnimatorEvent] = []
     private var previousTouching: [UInt64] = []
-    /// The touching keys of the last step as the narrow phase wrote them (unsorted; sorted, they
-    /// are `previousTouching`). When every step of a frame finds exactly these again, no contact
-    /// began or ended, and the sorting and merging are skipped.
-    private var previousStepTouching: [UInt64] = []
 
     /// An animator over a reference space with the given bounds.
     public init(referenceBounds: Rect? = nil) {
@@ -150,6 +146,7 @@ public final class DynamicAnimator {
         // the pyramid's first frame) would stay allocated through every later step's solve.
         world.touchingKeys = []
         world.touchingStepCounts.removeAll(keepingCapacity: true)
+        world.touchingChanged = false
         var stepped = false
         if isRunning && divergence == nil {
             accumulator += duration
@@ -214,24 +211,25 @@ public final class DynamicAnimator {
     }
 
     private func contactEvents(into events: inout [AnimatorEvent]) {
-        if touchingUnchanged() { return }
+        // Every step found the touching keys of the step before, in the same order (the world
+        // tells, from its contact keys and touching bits): the touching set is the same
+        // throughout (no event), and `previousTouching` stays what it is.
+        if !world.touchingChanged { return }
         // The frame's touching keys sorted and without repeats, and those of its last step
         // sorted (`atEnd`): each step's keys are sorted once (or not at all when they are the
         // step before's, whose sorted keys are at hand), then merged.
         var touched: [UInt64] = []
-        var atEnd = previousTouching
-        var lastRaw = previousStepTouching[...]
+        var atEnd: [UInt64] = []
+        var lastRaw: ArraySlice<UInt64>?
         let all = world.touchingKeys
         var start = 0
         for count in world.touchingStepCounts {
             let raw = all[start..<(start + count)]
             start += count
-            if raw.elementsEqual(lastRaw) && !touched.isEmpty { continue }  // merging it again adds only repeats
-            if !raw.elementsEqual(lastRaw) {
-                atEnd = Array(raw)
-                PairKeySort.sort(&atEnd)
-                lastRaw = raw
-            }
+            if let lastRaw, raw.elementsEqual(lastRaw) { continue }  // merging it again adds only repeats
+            atEnd = Array(raw)
+            PairKeySort.sort(&atEnd)
+            lastRaw = raw
             touched = SortedKeys.union(touched, atEnd)
         }
         let began = SortedKeys.difference(touched, previousTouching)
@@ -243,26 +241,6 @@ public final class DynamicAnimator {
         }
         for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
         previousTouching = atEnd
-        previousStepTouching.removeAll(keepingCapacity: true)
-        world.appendTouchingKeys(to: &previousStepTouching)
-    }
-
-    /// Whether every step of this frame found the touching keys of the frame before's last step,
-    /// in the same order: then the touching set is the same throughout (no event), and
-    /// `previousTouching` stays what it is. Each step is compared on its own count: a frame whose
-    /// steps found nothing after a frame that ended touching has changed (its last contact ended).
-    private func touchingUnchanged() -> Bool {
-        let all = world.touchingKeys
-        let width = previousStepTouching.count
-        for count in world.touchingStepCounts where count != width { return false }
-        return previousStepTouching.withUnsafeBufferPointer { last in
-            all.withUnsafeBufferPointer { all in
-                for start in stride(from: 0, to: all.count, by: max(width, 1)) {
-                    for k in 0..<width where all[start + k] != last[k] { return false }
-                }
-                return true
-            }
-        }
     }
 
     /// The index in the frame's last step's contact records of each of the sorted `keys` (one

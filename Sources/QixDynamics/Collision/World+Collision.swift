@@ -124,14 +124,12 @@ extension World {
         // step's go to a fresh array, left unset (the narrow phase writes every key it counts).
         let oldKeys = contactKeys, oldKeysMayRepeat = contactKeysMayRepeat
         contactKeysMayRepeat = broadPhase.pairsMayRepeat
-        var found = contacts, touching = touchingContacts
+        var found = contacts
         var keys = [UInt64](unsafeUninitializedCapacity: pairCount) { _, n in n = pairCount }
+        var touching = [UInt64](repeating: 0, count: (pairCount + 63) / 64)
         contacts = []
         contactKeys = []
-        touchingContacts = []
         found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0))
-        touching.setCount((pairCount + 63) / 64, filler: 0)
-        for w in 0..<touching.count { touching[w] = 0 }
         contactPointIDs.setCount(pairCount, filler: .zero)
         let ids = contactPointIDs.base
         let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
@@ -145,9 +143,12 @@ extension World {
         contactPointIDs.setCount(counts.found, filler: .zero)
         contacts = found
         contactKeys = keys
+        let keysChanged = counts.found != oldKeys.count || counts.keysDiffer
+        if keysChanged { contactKeysVersion += 1 }
+        // The same keys touching in the same order as last step (the same keys and bits).
+        if keysChanged || touching != touchingContacts { touchingChanged = true }
         touchingContacts = touching
         touchingCount = counts.touching
-        if counts.found != oldKeys.count || counts.keysDiffer { contactKeysVersion += 1 }
     }
 
     /// Runs `narrowPhase` on the world's shapes (as given and placed), bodies, colliders,

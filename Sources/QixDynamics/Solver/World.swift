@@ -31,6 +31,9 @@ final class World {
     /// 120 kB less on the 5050-box pyramid).
     var touchingContacts: [UInt64] = []
     var touchingCount = 0
+    /// Set when a step's touching contacts are not the step before's (other keys, or in another
+    /// order); the animator clears it at the start of each frame.
+    var touchingChanged = false
     /// Changes whenever `contactKeys` does (the narrow phase compares each key with last step's
     /// at the same index): what the contact schedule was built from is checked against it
     /// instead of against a copy of the keys.
