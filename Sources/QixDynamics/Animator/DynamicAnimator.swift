@@ -215,9 +215,32 @@ public final class DynamicAnimator {
         // tells, from its contact keys and touching bits): the touching set is the same
         // throughout (no event), and `previousTouching` stays what it is.
         if !world.touchingChanged { return }
-        // The frame's touching keys sorted and without repeats, and those of its last step
-        // sorted (`atEnd`): each step's keys are sorted once (or not at all when they are the
-        // step before's, whose sorted keys are at hand), then merged.
+        let (began, ended) = touchingChanges()
+        let found = began.isEmpty ? [] : contactIndices(of: began)
+        events.reserveCapacity(events.count + began.count + ended.count)
+        for (k, key) in began.enumerated() {
+            if let c = contact(key, at: place(ofContact: found[k])) { events.append(.contactBegan(c)) }
+        }
+        for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
+    }
+
+    /// The keys that began and that ended touching in this frame (sorted), with
+    /// `previousTouching` set to the last step's. What only this needs (the frame's keys, their
+    /// union, the keys before) is given back before the events are made: 0.5 MB when the
+    /// pyramid lands, whose first frame begins 15 000 contacts.
+    private func touchingChanges() -> (began: [UInt64], ended: [UInt64]) {
+        let (touched, atEnd) = mergedFrameTouching()
+        world.touchingKeys = []
+        let began = SortedKeys.difference(touched, previousTouching)
+        let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
+        previousTouching = atEnd
+        return (began, ended)
+    }
+
+    /// The frame's touching keys sorted and without repeats, and those of its last step sorted
+    /// (`atEnd`): each step's keys are sorted once (or not at all when they are the step
+    /// before's, whose sorted keys are at hand), then merged.
+    private func mergedFrameTouching() -> (touched: [UInt64], atEnd: [UInt64]) {
         var touched: [UInt64] = []
         var atEnd: [UInt64] = []
         var lastRaw: ArraySlice<UInt64>?
@@ -232,15 +255,7 @@ public final class DynamicAnimator {
             lastRaw = raw
             touched = SortedKeys.union(touched, atEnd)
         }
-        let began = SortedKeys.difference(touched, previousTouching)
-        let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
-        let found = began.isEmpty ? [] : contactIndices(of: began)
-        events.reserveCapacity(events.count + began.count + ended.count)
-        for (k, key) in began.enumerated() {
-            if let c = contact(key, at: place(ofContact: found[k])) { events.append(.contactBegan(c)) }
-        }
-        for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
-        previousTouching = atEnd
+        return (touched, atEnd)
     }
 
     /// The index in the frame's last step's contact records of each of the sorted `keys` (one
