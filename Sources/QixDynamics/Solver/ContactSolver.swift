@@ -78,11 +78,7 @@ struct ContactSolver {
                 }
             } }
         }
-        // Only the fill reads them: given back before the sub-steps, the step's next allocations
-        // (the bodies' motions) reuse their memory instead of adding to the peak (160 kB on
-        // the 5050-box pyramid).
-        materials = []
-        centers = []
+        releaseFillCopies()
         schedule.slots.withUnsafeBufferPointer { slots in
             masses.withUnsafeBufferPointer { mp in
                 reach.build(slots: slots, width: width, keys: keys, contacts: contacts, masses: mp)
@@ -110,6 +106,14 @@ struct ContactSolver {
                 }
             }
         }
+    }
+
+    /// Gives back the bodies' materials and centres, which only the fill reads: released before
+    /// the sub-steps, the step's next allocations (the bodies' motions) reuse their memory
+    /// instead of adding to the peak (160 kB on the 5050-box pyramid).
+    private mutating func releaseFillCopies() {
+        materials = []
+        centers = []
     }
 
     /// Releases the step's solve and bounce records and the inverse masses once the step's
