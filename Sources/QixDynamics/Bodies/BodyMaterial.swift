@@ -10,11 +10,11 @@ struct BodyMaterial: Hashable {
     var density = 1.0
     var charge = 0.0
 
-    /// The fields as bit patterns: two materials are one only when every bit agrees (0.0 and
-    /// -0.0 stay apart, so sharing never changes a result).
-    private var bits: [UInt64] {
-        [restitution.bitPattern, friction.bitPattern, linearDamping.bitPattern, angularDamping.bitPattern,
-         gravityScale.bitPattern, density.bitPattern, charge.bitPattern]
+    /// The fields as bit patterns (no allocation): two materials are one only when every bit
+    /// agrees (0.0 and -0.0 stay apart, so sharing never changes a result).
+    private var bits: SIMD8<UInt64> {
+        SIMD8(restitution.bitPattern, friction.bitPattern, linearDamping.bitPattern, angularDamping.bitPattern,
+              gravityScale.bitPattern, density.bitPattern, charge.bitPattern, 0)
     }
 
     /// Bit-for-bit equality.
