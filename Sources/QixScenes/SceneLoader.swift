@@ -23,6 +23,7 @@ public enum SceneLoader {
 
         guard let rawItems = try root.array("items") else { throw JSONPathError("items", "missing required field") }
         var context = SceneContext()
+        context.items.reserveCapacity(rawItems.count)  // one allocation at the scene's size, not doubling
         for (k, raw) in rawItems.enumerated() { try context.addItem(raw, path: "items[\(k)]") }
 
         let animator = DynamicAnimator(referenceBounds: bounds)
@@ -98,6 +99,7 @@ struct SceneContext {
     func itemList(_ r: JSONObjectReader, _ key: String = "items") throws(JSONPathError) -> [DynamicItem] {
         guard let raw = try r.array(key) else { throw JSONPathError(r.path(key), "missing required field") }
         var out: [DynamicItem] = []
+        out.reserveCapacity(raw.count)  // one allocation at the list's size, not doubling
         var seen = Set<ObjectIdentifier>()  // membership only, never iterated
         for (k, v) in raw.enumerated() {
             let it = try item(v, path: "\(r.path(key))[\(k)]")

@@ -67,13 +67,14 @@ extension DynamicAnimator {
                         // step it adds speed every step (|v + a h| > |v|; an orbit went from 200 to
                         // 246 points/s in 2 s). The velocity is turned by the step's exact angle
                         // instead: the speed is kept and the path is the same to first order.
-                        let rate = field.magneticTurnRate(at: b.center, mass: b.mass, charge: b.charge)
+                        let rate = field.magneticTurnRate(at: b.center, mass: b.mass, charge: world.material(of: i).charge)
                         if rate != 0 {
                             world.states[i].v = Rotation(angle: -rate * PhysicsConstants.stepDuration).rotate(world.states[i].v)
                         }
                         continue
                     }
-                    let a = field.acceleration(at: b.center, velocity: world.states[i].v, mass: b.mass, charge: b.charge,
+                    let a = field.acceleration(at: b.center, velocity: world.states[i].v, mass: b.mass,
+                                               charge: world.material(of: i).charge,
                                                time: elapsedTime)
                     world.bodies[i].force += b.mass * a
                 }

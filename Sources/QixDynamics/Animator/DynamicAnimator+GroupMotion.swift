@@ -10,7 +10,7 @@ extension DynamicAnimator {
             m.mass += mass
             moment += mass * world.bodies[i].center
             momentum += mass * world.states[i].v
-            m.charge += world.bodies[i].charge
+            m.charge += world.material(of: i).charge
         }
         guard m.mass > 0 else { return m }
         m.center = (1 / m.mass) * moment

@@ -11,6 +11,7 @@ extension DynamicAnimator {
         world.gravity = applyBehaviors(density: &density)
         refreshGroups()
         updateMasses(density: density)
+        world.compactMaterials()
         placeNewGroups()
         rebuildJoints()
         world.invalidateLists()
@@ -42,32 +43,26 @@ extension DynamicAnimator {
     /// reference bounds): most scenes name every item in one behavior, so the body arrays are
     /// allocated once, at their size, before the items and then the boundaries are added.
     private func reserveNewBodies() {
-        var most = (bodies: 0, vertices: 0), segments = 0
+        var most = 0, segments = 0
         for behavior in activeBehaviors {
-            var new = (bodies: 0, vertices: 0)
-            forEachBodyItem(behavior.involvedItems) { item in
-                if bodyIndex(of: item) == nil { new = (new.bodies + 1, new.vertices + item.vertexCount) }
-            }
-            if new.bodies > most.bodies { most = new }
+            var new = 0
+            forEachBodyItem(behavior.involvedItems) { item in if bodyIndex(of: item) == nil { new += 1 } }
+            most = max(most, new)
             if let c = behavior as? CollisionBehavior {
                 segments += (c.translatesReferenceBoundsIntoBoundary ? 4 : 0) + c.boundaries.reduce(0) { $0 + $1.points.count }
             }
         }
-        if most.bodies + segments > 0 { world.reserveBodies(most.bodies + segments, vertices: most.vertices + 2 * segments) }
+        if most + segments > 0 { world.reserveBodies(most + segments) }
     }
 
     /// Materials: UIKit's effective defaults for every item body, before the item behaviors apply theirs.
     private func resetMaterials() {
         for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
+            // The defaults, keeping the density (`updateMasses` compares it).
+            world.changeMaterial(of: i) { m in m = BodyMaterial(density: m.density) }
             var b = world.bodies[i]
-            b.restitution = 0.2
-            b.friction = 0.2
-            b.linearDamping = 0.1
-            b.angularDamping = 0.1
-            b.charge = 0
             b.isAnchored = false
             b.fixedRotation = false
-            b.gravityScale = 0
             b.itemMask = 0
             b.boundaryMask = 0
             world.bodies[i] = b
@@ -84,7 +79,9 @@ extension DynamicAnimator {
                 applyItemProperties(p, density: &density)
             } else if let g = behavior as? GravityBehavior {
                 gravity = PhysicsConstants.gravityUnit * g.gravityDirection
-                forEachBodyItem(g.items) { item in if let i = bodyIndex(of: item) { world.bodies[i].gravityScale = 1 } }
+                forEachBodyItem(g.items) { item in
+                    if let i = bodyIndex(of: item) { world.changeMaterial(of: i) { $0.gravityScale = 1 } }
+                }
             } else if let c = behavior as? CollisionBehavior {
                 let bit: UInt64 = 1 << UInt64(collisionGroup % 64)
                 collisionGroup += 1
@@ -104,11 +101,13 @@ extension DynamicAnimator {
         forEachBodyItem(p.items) { item in
             guard let i = bodyIndex(of: item) else { return }
             // Clamped to UIKit's documented 0...1: above 1 each bounce adds energy until the state diverges.
-            if let v = p.elasticity { world.bodies[i].restitution = v >= 0 ? min(v, 1) : 0 }
-            if let v = p.friction { world.bodies[i].friction = v }
-            if let v = p.resistance { world.bodies[i].linearDamping = v }
-            if let v = p.angularResistance { world.bodies[i].angularDamping = v }
-            if let v = p.charge { world.bodies[i].charge = v }
+            world.changeMaterial(of: i) { m in
+                if let v = p.elasticity { m.restitution = v >= 0 ? min(v, 1) : 0 }
+                if let v = p.friction { m.friction = v }
+                if let v = p.resistance { m.linearDamping = v }
+                if let v = p.angularResistance { m.angularDamping = v }
+                if let v = p.charge { m.charge = v }
+            }
             if let v = p.isAnchored { world.bodies[i].isAnchored = v }
             if let v = p.allowsRotation { world.bodies[i].fixedRotation = !v }
             if let v = p.density { density[i] = v }
@@ -119,7 +118,7 @@ extension DynamicAnimator {
     /// move takes its item's velocity.
     private func updateMasses(density: [Double]) {
         for i in 1..<world.bodies.count where itemByBodyAt(i) != nil {
-            if world.bodies[i].density != density[i] { world.updateMass(i, density: density[i]) }
+            if world.material(of: i).density != density[i] { world.updateMass(i, density: density[i]) }
             let wasMovable = world.bodies[i].invMass > 0
             world.refreshInverseMass(i)
             if !wasMovable, world.bodies[i].invMass > 0, let item = itemByBodyAt(i) {
@@ -159,7 +158,7 @@ extension DynamicAnimator {
             c.boundaryBodies = []
             // Room for the segments too: one more body past an exact reservation for the items
             // would double the body arrays.
-            world.reserveBodies(segments.count, vertices: 2 * segments.count)
+            world.reserveBodies(segments.count)
             for (k, s) in segments.enumerated() {
                 let index = world.addBoundarySegment(from: s.0, to: s.1, group: group)
                 registerBoundary(index, name: names[k])

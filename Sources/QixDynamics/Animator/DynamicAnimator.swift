@@ -21,16 +21,14 @@ public final class DynamicAnimator {
     let world = World()
     var bodyIndexByItem: [ObjectIdentifier: Int] = [:]
     var itemByBody: [DynamicItem?] = [nil]
-    var boundaryNameByBody: [String?] = [nil]
+    /// The names of the boundary bodies that have one (a few among thousands of item bodies: a
+    /// map, not an optional string per body, 16 bytes each).
+    var boundaryNameByBody: [Int: String] = [:]
     var needsRebuild = true
     var anchorsMoved = false
     private var accumulator = 0.0
     private var pendingEvents: [AnimatorEvent] = []
     private var previousTouching: [UInt64] = []
-    /// The touching keys of the last step as the narrow phase wrote them (unsorted; sorted, they
-    /// are `previousTouching`). When every step of a frame finds exactly these again, no contact
-    /// began or ended, and the sorting and merging are skipped.
-    private var previousStepTouching: [UInt64] = []
 
     /// An animator over a reference space with the given bounds.
     public init(referenceBounds: Rect? = nil) {
@@ -148,6 +146,7 @@ public final class DynamicAnimator {
         // the pyramid's first frame) would stay allocated through every later step's solve.
         world.touchingKeys = []
         world.touchingStepCounts.removeAll(keepingCapacity: true)
+        world.touchingChanged = false
         var stepped = false
         if isRunning && divergence == nil {
             accumulator += duration
@@ -212,55 +211,51 @@ public final class DynamicAnimator {
     }
 
     private func contactEvents(into events: inout [AnimatorEvent]) {
-        if touchingUnchanged() { return }
-        // The frame's touching keys sorted and without repeats, and those of its last step
-        // sorted (`atEnd`): each step's keys are sorted once (or not at all when they are the
-        // step before's, whose sorted keys are at hand), then merged.
-        var touched: [UInt64] = []
-        var atEnd = previousTouching
-        var lastRaw = previousStepTouching[...]
-        let all = world.touchingKeys
-        var start = 0
-        for count in world.touchingStepCounts {
-            let raw = all[start..<(start + count)]
-            start += count
-            if raw.elementsEqual(lastRaw) && !touched.isEmpty { continue }  // merging it again adds only repeats
-            if !raw.elementsEqual(lastRaw) {
-                atEnd = Array(raw)
-                PairKeySort.sort(&atEnd)
-                lastRaw = raw
-            }
-            touched = SortedKeys.union(touched, atEnd)
-        }
-        let began = SortedKeys.difference(touched, previousTouching)
-        let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
+        // Every step found the touching keys of the step before, in the same order (the world
+        // tells, from its contact keys and touching bits): the touching set is the same
+        // throughout (no event), and `previousTouching` stays what it is.
+        if !world.touchingChanged { return }
+        let (began, ended) = touchingChanges()
         let found = began.isEmpty ? [] : contactIndices(of: began)
         events.reserveCapacity(events.count + began.count + ended.count)
         for (k, key) in began.enumerated() {
             if let c = contact(key, at: place(ofContact: found[k])) { events.append(.contactBegan(c)) }
         }
         for key in ended { if let c = contact(key, at: nil) { events.append(.contactEnded(c)) } }
-        previousTouching = atEnd
-        previousStepTouching.removeAll(keepingCapacity: true)
-        previousStepTouching.append(contentsOf: world.stepTouchingKeys)
     }
 
-    /// Whether every step of this frame found the touching keys of the frame before's last step,
-    /// in the same order: then the touching set is the same throughout (no event), and
-    /// `previousTouching` stays what it is. Each step is compared on its own count: a frame whose
-    /// steps found nothing after a frame that ended touching has changed (its last contact ended).
-    private func touchingUnchanged() -> Bool {
+    /// The keys that began and that ended touching in this frame (sorted), with
+    /// `previousTouching` set to the last step's. What only this needs (the frame's keys, their
+    /// union, the keys before) is given back before the events are made: 0.5 MB when the
+    /// pyramid lands, whose first frame begins 15 000 contacts.
+    private func touchingChanges() -> (began: [UInt64], ended: [UInt64]) {
+        let (touched, atEnd) = mergedFrameTouching()
+        world.touchingKeys = []
+        let began = SortedKeys.difference(touched, previousTouching)
+        let ended = SortedKeys.union(previousTouching, touched, minus: atEnd)
+        previousTouching = atEnd
+        return (began, ended)
+    }
+
+    /// The frame's touching keys sorted and without repeats, and those of its last step sorted
+    /// (`atEnd`): each step's keys are sorted once (or not at all when they are the step
+    /// before's, whose sorted keys are at hand), then merged.
+    private func mergedFrameTouching() -> (touched: [UInt64], atEnd: [UInt64]) {
+        var touched: [UInt64] = []
+        var atEnd: [UInt64] = []
+        var lastRaw: ArraySlice<UInt64>?
         let all = world.touchingKeys
-        let width = previousStepTouching.count
-        for count in world.touchingStepCounts where count != width { return false }
-        return previousStepTouching.withUnsafeBufferPointer { last in
-            all.withUnsafeBufferPointer { all in
-                for start in stride(from: 0, to: all.count, by: max(width, 1)) {
-                    for k in 0..<width where all[start + k] != last[k] { return false }
-                }
-                return true
-            }
+        var start = 0
+        for count in world.touchingStepCounts {
+            let raw = all[start..<(start + count)]
+            start += count
+            if let lastRaw, raw.elementsEqual(lastRaw) { continue }  // merging it again adds only repeats
+            atEnd = Array(raw)
+            PairKeySort.sort(&atEnd)
+            lastRaw = raw
+            touched = SortedKeys.union(touched, atEnd)
         }
+        return (touched, atEnd)
     }
 
     /// The index in the frame's last step's contact records of each of the sorted `keys` (one
@@ -335,10 +330,10 @@ public final class DynamicAnimator {
     func registerBoundary(_ index: Int, name: String?) { register(index, item: nil, boundary: name) }
 
     private func register(_ index: Int, item: DynamicItem?, boundary: String?) {
-        while itemByBody.count <= index {
-            itemByBody.append(nil)
-            boundaryNameByBody.append(nil)
-        }
+        // As much room as the world reserved for its bodies: one allocation at the scene's
+        // size, not doubling one slot at a time (up to half of it unused).
+        if itemByBody.capacity <= index { itemByBody.reserveCapacity(max(index + 1, world.bodies.capacity)) }
+        while itemByBody.count <= index { itemByBody.append(nil) }
         itemByBody[index] = item
         boundaryNameByBody[index] = boundary
     }

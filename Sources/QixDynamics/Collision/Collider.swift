@@ -1,13 +1,11 @@
-/// What the narrow phase reads of a body, in one 64-byte record per body (copied from `Body`
+/// What the narrow phase reads of a body, in one 48-byte record per body (copied from `Body`
 /// for the step by `World.updateBounds`): the pair loop reads one cache line per body instead of
-/// five lines of the 312-byte `Body`.
+/// several lines of the larger `Body`.
 struct Collider {
     var center = Vector2.zero
     var invMass = 0.0
-    var friction = 0.0
-    var restitution = 0.0
     var itemMask: UInt64 = 0
-    /// Where the body's shape sits in the world's flat vertex arrays.
+    /// Where the body's placed shape sits in the world's placed vertex arrays (`Body.placedStart`).
     var shapeStart: Int32 = 0
     var shapeCount: Int32 = 0
     var isBoundary = false
@@ -22,12 +20,10 @@ struct Collider {
     init(_ body: Body, placedNormals: UnsafePointer<Vector2>?) {
         center = body.center
         invMass = body.invMass
-        friction = body.friction
-        restitution = body.restitution
         itemMask = body.itemMask
-        shapeStart = Int32(truncatingIfNeeded: body.shapeStart)
+        shapeStart = body.placedStart32
         shapeCount = Int32(truncatingIfNeeded: body.shapeCount)
         isBoundary = body.isBoundary
-        if body.shapeCount == 4, let placedNormals { isRectangle = Collide.isBox(placedNormals + body.shapeStart) }
+        if body.shapeCount == 4, let placedNormals { isRectangle = Collide.isBox(placedNormals + body.placedStart) }
     }
 }

@@ -7,16 +7,10 @@ struct PairTable {
     private var start: [Int32] = []
     private var order: [Int32] = []
     private var second: [Int32] = []
-    /// The keys the table was built from (the table is a function of them and the body count;
-    /// a pile at rest has the same contacts in the same order step after step).
-    private var builtKeys: [UInt64] = []
 
     /// Groups contacts by first body, from their pair keys (`first << 32 | second`, bodies below
     /// `bodyCount`): a compact array, so the large contact records are not read again.
     mutating func rebuild(keys: UnsafeBufferPointer<UInt64>, bodyCount: Int) {
-        if start.count == bodyCount + 1 && PairTable.same(builtKeys, keys) { return }
-        builtKeys.removeAll(keepingCapacity: true)
-        builtKeys.append(contentsOf: keys)
         if start.count != bodyCount + 1 { start = Array(repeating: 0, count: bodyCount + 1) }
         if order.count < keys.count {
             order = Array(repeating: 0, count: keys.count)
@@ -47,39 +41,14 @@ struct PairTable {
         }
     }
 
-    /// Whether `a` holds exactly `b`'s keys (a loop through pointers; the generic
-    /// `elementsEqual` is several times slower).
-    private static func same(_ a: [UInt64], _ b: UnsafeBufferPointer<UInt64>) -> Bool {
-        a.withUnsafeBufferPointer { a in
-            if a.count != b.count { return false }
-            var differ: UInt64 = 0
-            for k in 0..<a.count { differ |= a[k] ^ b[k] }
-            return differ == 0
-        }
-    }
-
-    /// Runs `body` with a view of the table that reads through pointers (a copy of the table in
-    /// a hot loop would retain and release its three arrays for every pair).
-    func withLookup<R>(_ body: (Lookup) -> R) -> R {
+    /// The index of the contact between `a` and `b` (first and second body), or nil.
+    func find(_ a: Int, _ b: Int) -> Int? {
         start.withUnsafeBufferPointer { start in
-            order.withUnsafeBufferPointer { order in
-                second.withUnsafeBufferPointer { second in body(Lookup(start: start, order: order, second: second)) }
+            second.withUnsafeBufferPointer { second in
+                if a + 1 >= start.count { return nil }
+                for slot in Int(start[a])..<Int(start[a + 1]) where second[slot] == Int32(b) { return Int(order[slot]) }
+                return nil
             }
-        }
-    }
-
-    /// The table seen through pointers, valid inside `withLookup`.
-    struct Lookup {
-        let start: UnsafeBufferPointer<Int32>
-        let order: UnsafeBufferPointer<Int32>
-        let second: UnsafeBufferPointer<Int32>
-
-        /// The index of last step's contact between `a` and `b` (first and second body), or nil.
-        @inline(__always)
-        func find(_ a: Int, _ b: Int) -> Int? {
-            if a + 1 >= start.count { return nil }
-            for slot in Int(start[a])..<Int(start[a + 1]) where second[slot] == Int32(b) { return Int(order[slot]) }
-            return nil
         }
     }
 }

@@ -54,6 +54,12 @@ final class StepBuffer<Element> {
         capacity = 0
     }
 
+    /// Gives back the room beyond `count`, for a buffer kept for many steps after it was filled
+    /// by appending (doubling leaves up to half of it unused).
+    func trim() {
+        if capacity > count { grow(to: count) }
+    }
+
     /// Appends `x`, doubling the memory when full.
     @inline(__always)
     func append(_ x: Element) {

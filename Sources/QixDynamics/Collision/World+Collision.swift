@@ -6,8 +6,8 @@ extension World {
     /// items' bounding boxes from the placed vertices and copies what the narrow phase reads of
     /// each body into its `Collider`.
     func updateBounds() {
-        placedVertices.setCount(vertices.count, filler: .zero)
-        placedNormals.setCount(normals.count, filler: .zero)
+        placedVertices.setCount(placedCount, filler: .zero)
+        placedNormals.setCount(placedCount, filler: .zero)
         colliders.setCount(bodies.count, filler: Collider())
         let out = (vertices: placedVertices.base, normals: placedNormals.base, colliders: colliders.base)
         let boundaries = boundaryBodies, items = itemBodies
@@ -35,9 +35,11 @@ extension World {
         for i in boundaries {
             let b = bodies + Int(i)
             let xf = b.pointee.transform
-            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                pv[k] = xf.apply(vertices[k])
-                pn[k] = xf.q.rotate(normals[k])
+            let v = vertices + b.pointee.shapeStart, n = normals + b.pointee.shapeStart
+            let p = b.pointee.placedStart
+            for k in 0..<b.pointee.shapeCount {
+                pv[p + k] = xf.apply(v[k])
+                pn[p + k] = xf.q.rotate(n[k])
             }
             cp[Int(i)] = Collider(b.pointee, placedNormals: UnsafePointer(pn))
         }
@@ -46,10 +48,12 @@ extension World {
             let xf = b.pointee.transform
             var lo = Vector2(Double.infinity, Double.infinity)
             var hi = Vector2(-Double.infinity, -Double.infinity)
-            for k in b.pointee.shapeStart..<(b.pointee.shapeStart + b.pointee.shapeCount) {
-                let p = xf.apply(vertices[k])
-                pv[k] = p
-                pn[k] = xf.q.rotate(normals[k])
+            let v = vertices + b.pointee.shapeStart, n = normals + b.pointee.shapeStart
+            let s = b.pointee.placedStart
+            for k in 0..<b.pointee.shapeCount {
+                let p = xf.apply(v[k])
+                pv[s + k] = p
+                pn[s + k] = xf.q.rotate(n[k])
                 lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
                 hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
             }
@@ -79,14 +83,12 @@ extension World {
         oldContactPointIDs.release()
     }
 
-    /// Last step's point ids become `oldContactPointIDs`, and its keys fill the pair table that
-    /// finds them; with the impulses the solver left in its batches, that is all the warm start
-    /// reads of last step's contacts. Their records are not kept: the narrow phase overwrites
-    /// them in place (one array of contacts, not two, at 112 bytes a contact).
+    /// Last step's point ids become `oldContactPointIDs`; with its keys and the impulses the
+    /// solver left in its batches, that is all the warm start reads of last step's contacts
+    /// (`OldContacts`). Their records are not kept: the narrow phase overwrites them in place
+    /// (one array of contacts, not two, at 112 bytes a contact).
     private func keepLastStepContacts() {
         swap(&contactPointIDs, &oldContactPointIDs)
-        let bodyCount = bodies.count
-        contactKeys.withUnsafeBufferPointer { pairTable.rebuild(keys: $0, bodyCount: bodyCount) }
     }
 
     /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
@@ -114,80 +116,90 @@ extension World {
 
     /// The narrow phase into the step's contact arrays, sized for every pair, written through
     /// pointers and cut to the contacts found (no append, uniqueness or exclusivity check per
-    /// contact); the arrays keep their storage from step to step.
+    /// contact); the arrays keep their storage from step to step. The keys are written over
+    /// last step's, so whether they changed comes out of the same pass (`contactKeysVersion`).
     private func findContactsOfPairs() {
         let pairCount = pairs.count
-        var found = contacts, keys = contactKeys, touching = stepTouchingKeys
+        // Last step's keys stay as they are while the warm start looks contacts up in them; this
+        // step's go to a fresh array, left unset (the narrow phase writes every key it counts).
+        let oldKeys = contactKeys, oldKeysMayRepeat = contactKeysMayRepeat
+        contactKeysMayRepeat = broadPhase.pairsMayRepeat
+        var found = contacts
+        var keys = [UInt64](unsafeUninitializedCapacity: pairCount) { _, n in n = pairCount }
+        var touching = [UInt64](repeating: 0, count: (pairCount + 63) / 64)
         contacts = []
         contactKeys = []
-        stepTouchingKeys = []
         found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0))
-        keys.setCount(pairCount, filler: 0)
-        touching.setCount(pairCount, filler: 0)
         contactPointIDs.setCount(pairCount, filler: .zero)
         let ids = contactPointIDs.base
         let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
-            touching.withUnsafeMutableBufferPointer { tp in
-                narrowPhase(into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
-            }
+            touching.withUnsafeMutableBufferPointer { tp in oldKeys.withUnsafeBufferPointer { ok in
+                narrowPhase(oldKeys: ok, mayRepeat: oldKeysMayRepeat, into: (fp.baseAddress!, kp.baseAddress!, ids, tp.baseAddress!))
+            } }
         } }
         found.setCount(counts.found, filler: ContactConstraint(a: 0, b: 0))
         keys.setCount(counts.found, filler: 0)
-        touching.setCount(counts.touching, filler: 0)
+        touching.setCount((counts.found + 63) / 64, filler: 0)
         contactPointIDs.setCount(counts.found, filler: .zero)
         contacts = found
         contactKeys = keys
-        stepTouchingKeys = touching
+        let keysChanged = counts.found != oldKeys.count || counts.keysDiffer
+        if keysChanged { contactKeysVersion += 1 }
+        // The same keys touching in the same order as last step (the same keys and bits).
+        if keysChanged || touching != touchingContacts { touchingChanged = true }
+        touchingContacts = touching
+        touchingCount = counts.touching
     }
 
     /// Runs `narrowPhase` on the world's shapes (as given and placed), bodies, colliders,
-    /// candidate pairs and last step's contacts, with the C box lanes' scratch.
-    private func narrowPhase(into out: NarrowPhaseOutput) -> (found: Int, touching: Int) {
+    /// candidate pairs and last step's contacts (keys `oldKeys`, some repeated if `mayRepeat`),
+    /// with the C box lanes' scratch.
+    private func narrowPhase(oldKeys: UnsafeBufferPointer<UInt64>, mayRepeat: Bool,
+                             into out: NarrowPhaseOutput) -> NarrowPhaseCounts {
         let placed = (vertices: UnsafePointer(placedVertices.base), normals: UnsafePointer(placedNormals.base))
         let colliders = UnsafePointer(colliders.base), oldPointIDs = UnsafeBufferPointer(oldContactPointIDs.elements)
+        let bodyCount = bodies.count
         return vertices.withUnsafeBufferPointer { vp in normals.withUnsafeBufferPointer { np in
-            guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0) }
+            guard let V = vp.baseAddress, let N = np.baseAddress else { return (0, 0, true) }
             let shapes = ShapeArrays(vertices: V, normals: N, placedVertices: placed.vertices, placedNormals: placed.normals)
             return boxManifolds.withBatch(capacity: World.narrowChunk, vertices: placed.vertices, normals: placed.normals) {
                 boxes in
                 bodies.withUnsafeBufferPointer { bp in pairs.withUnsafeBufferPointer { pp in
-                    pairTable.withLookup { lookup in contactSolver.withImpulses(contactCount: oldPointIDs.count) { impulses in
-                        let old = OldContacts(lookup: lookup, pointIDs: oldPointIDs, impulses: impulses)
-                        return World.narrowPhase(pp, bp.baseAddress!, colliders, shapes, boxes, old, into: out)
-                    } }
+                    contactSolver.withImpulses(contactCount: oldPointIDs.count) { impulses in
+                        var old = OldContacts(keys: oldKeys, keysMayRepeat: mayRepeat, pointIDs: oldPointIDs,
+                                              impulses: impulses, bodyCount: bodyCount)
+                        return World.narrowPhase(pp, bp.baseAddress!, colliders, shapes, boxes, &old, into: out)
+                    }
                 } }
             }
         } }
     }
 
     /// Where the narrow phase writes, in pair order: contact records, their keys, their point
-    /// ids, and the keys of the touching ones.
+    /// ids, and which of them touch (bit k of word k / 64 for contact k, the words zeroed).
     typealias NarrowPhaseOutput = (contacts: UnsafeMutablePointer<ContactConstraint>, keys: UnsafeMutablePointer<UInt64>,
                                    pointIDs: UnsafeMutablePointer<SIMD4<UInt32>>, touching: UnsafeMutablePointer<UInt64>)
+
+    /// How many contacts and touching ones the narrow phase found, and whether a key differs
+    /// from last step's key at the same index.
+    typealias NarrowPhaseCounts = (found: Int, touching: Int, keysDiffer: Bool)
 
     /// Pairs per run of the C box manifolds: their scratch records (96 bytes each) stay in the
     /// first-level cache between the lanes writing and the contacts reading them.
     static let narrowChunk = 128
 
-    /// Last step's contacts as the warm start reads them: the pair table, their point ids and
-    /// counts, and the impulses the solver left in its batches.
-    struct OldContacts {
-        let lookup: PairTable.Lookup
-        let pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>
-        let impulses: ContactSolver.Impulses?
-    }
-
     /// Turns the candidate pairs into contacts, in pair order, written to `out` (records, keys,
     /// point ids, and the keys of the touching ones); returns how many contacts and touching
-    /// ones. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
+    /// ones, and whether a key differs from last step's at the same index. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
     /// manifolds from the C lanes first, then every pair of the chunk becomes a contact.
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
-        _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: OldContacts,
+        _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: inout OldContacts,
         into out: NarrowPhaseOutput
-    ) -> (found: Int, touching: Int) {
+    ) -> NarrowPhaseCounts {
         let C = colliders
         var found = 0, touching = 0
+        var differ = false
         for first in stride(from: 0, to: pairs.count, by: narrowChunk) {
             let end = min(first + narrowChunk, pairs.count)
             if let boxes {
@@ -210,29 +222,30 @@ extension World {
                     n += 1
                 }
                 let c = out.contacts + found
-                if let ids = World.contact(a, b, bodies, C, shapes, box, old, into: c) {
+                if let ids = World.contact(a, b, bodies, C, shapes, box, &old, index: found, into: c) {
                     let key = World.pairKey(a, b)
+                    if found >= old.keys.count || old.keys[found] != key { differ = true }
                     out.keys[found] = key
                     out.pointIDs[found] = ids
-                    found += 1
                     if c.pointee.touching {
-                        out.touching[touching] = key
+                        out.touching[found >> 6] |= 1 << UInt64(found & 63)
                         touching += 1
                     }
+                    found += 1
                 }
             }
         }
-        return (found, touching)
+        return (found, touching, differ)
     }
 
-    /// Writes the contact between bodies `a` and `b` to `c` and returns its point ids and count
-    /// (id0, id1, count, 0), or returns nil when they are apart or do not collide, with last
-    /// step's impulses for the points that persist (matched by feature id); `box` is their
-    /// manifold when the C lanes computed it.
+    /// Writes the contact between bodies `a` and `b` to `c` (contact `index` of the step) and
+    /// returns its point ids and count (id0, id1, count, 0), or returns nil when they are apart
+    /// or do not collide, with last step's impulses for the points that persist (matched by
+    /// feature id); `box` is their manifold when the C lanes computed it.
     @inline(__always)
     private static func contact(
         _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>, _ shapes: ShapeArrays,
-        _ box: Manifold?, _ old: OldContacts, into c: UnsafeMutablePointer<ContactConstraint>
+        _ box: Manifold?, _ old: inout OldContacts, index: Int, into c: UnsafeMutablePointer<ContactConstraint>
     ) -> SIMD4<UInt32>? {
         let A = colliders + a, Bb = colliders + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
@@ -251,7 +264,7 @@ extension World {
         if m.count > 1 {
             p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
-        if let impulses = old.impulses, let previous = old.lookup.find(a, b) {
+        if let impulses = old.impulses, let previous = old.find(a, b, key: World.pairKey(a, b), index: index) {
             warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)
         }
         c.initialize(to: ContactConstraint(a: a, b: b, normal: m.normal, pointCount: m.count, p0: p0, p1: p1))
@@ -271,11 +284,13 @@ extension World {
                                         shapes.placedVertices + startB, shapes.placedNormals + startB, countB,
                                         margin: PhysicsConstants.speculativeDistance)
         }
-        // Circles: from the body frames (their radius and placement are not in the collider).
+        // Circles: from the body frames (their radius and placement are not in the collider;
+        // the body-frame shapes start at the bodies' `shapeStart`).
         let bodyA = bodies + a, bodyB = bodies + b
-        let sa = PlacedShape(vertices: shapes.vertices + startA, normals: shapes.normals + startA, count: countA,
+        let localA = bodyA.pointee.shapeStart, localB = bodyB.pointee.shapeStart
+        let sa = PlacedShape(vertices: shapes.vertices + localA, normals: shapes.normals + localA, count: countA,
                              radius: bodyA.pointee.radius, xf: Transform(p: bodyA.pointee.origin, q: bodyA.pointee.q))
-        let sb = PlacedShape(vertices: shapes.vertices + startB, normals: shapes.normals + startB, count: countB,
+        let sb = PlacedShape(vertices: shapes.vertices + localB, normals: shapes.normals + localB, count: countB,
                              radius: bodyB.pointee.radius, xf: Transform(p: bodyB.pointee.origin, q: bodyB.pointee.q))
         return Collide.manifold(sa, sb, margin: PhysicsConstants.speculativeDistance)
     }

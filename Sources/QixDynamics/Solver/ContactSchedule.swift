@@ -18,27 +18,29 @@ struct ContactSchedule {
     private var fill: [Int32] = []
     /// Union-find links to the next batch that may still have a free lane.
     private var nextOpen: [Int32] = []
-    /// What the current schedule was built from: the contacts' pair keys, which bodies move,
-    /// and the lane count. The schedule is a function of exactly these, so when a step has the
-    /// same contacts in the same order and the same movable bodies it is kept.
-    private var builtKeys: [UInt64] = []
+    /// What the current schedule was built from: the contacts' pair keys (their version, as
+    /// `World.contactKeysVersion` counts changes: no copy of the keys), which bodies move, and
+    /// the lane count. The schedule is a function of exactly these, so when a step has the same
+    /// contacts in the same order and the same movable bodies it is kept.
+    private var builtKeysVersion = -1
     private var builtMovable: [Bool] = []
     private var builtWidth = 0
 
-    /// Schedules `contacts` (pair keys `keys`) into batches of `width` lanes; `masses` holds each
-    /// body's inverse mass (x) and inverse inertia (y).
+    /// Schedules `contacts` (pair keys `keys`, of version `keysVersion`) into batches of `width`
+    /// lanes; `masses` holds each body's inverse mass (x) and inverse inertia (y).
     mutating func build(contacts: UnsafeBufferPointer<ContactConstraint>, keys: UnsafeBufferPointer<UInt64>,
-                        masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) {
+                        keysVersion: Int?, masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) {
         let bodyCount = masses.count, contactCount = contacts.count
-        // Without a key per contact nothing is recorded, and the schedule is not kept.
-        let recorded = keys.count == contactCount
-        if recorded && isBuilt(for: keys, masses: masses, width: width) { return }
+        // Without a key per contact (or their version) nothing is recorded, and the schedule is not kept.
+        let recorded = keys.count == contactCount ? keysVersion : nil
+        if let recorded, isBuilt(forVersion: recorded, masses: masses, width: width) { return }
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
         // At most one batch per contact: size the work arrays once, then use them through pointers.
         fill.setCount(contactCount + 1, filler: 0)
         nextOpen.setCount(contactCount + 1, filler: 0)
         slotOfContact.setCount(contactCount, filler: 0)
         var batchCount = 0
+        let keyed = keys.count == contactCount
         lastBatch.withUnsafeMutableBufferPointer { last in
             fill.withUnsafeMutableBufferPointer { fill in
                 nextOpen.withUnsafeMutableBufferPointer { next in
@@ -46,8 +48,8 @@ struct ContactSchedule {
                         for i in 0..<bodyCount { last[i] = -1 }
                         for k in 0..<contactCount {
                             // From the compact keys when there are (the contact records are large).
-                            let a = recorded ? Int(keys[k] >> 32) : contacts[k].a
-                            let b = recorded ? Int(keys[k] & 0xFFFF_FFFF) : contacts[k].b
+                            let a = keyed ? Int(keys[k] >> 32) : contacts[k].a
+                            let b = keyed ? Int(keys[k] & 0xFFFF_FFFF) : contacts[k].b
                             let movableA = masses[a].x > 0, movableB = masses[b].x > 0
                             let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
                             // The first batch from `after + 1` with a free lane: follow the links
@@ -73,7 +75,7 @@ struct ContactSchedule {
                 }
             }
         }
-        builtWidth = recorded ? width : 0
+        builtWidth = recorded != nil ? width : 0
         // The packing's work arrays are only read here: released, they add nothing to the step.
         fill = []
         nextOpen = []
@@ -86,20 +88,13 @@ struct ContactSchedule {
 }
 
 extension ContactSchedule {
-    /// Whether the schedule was built for these contact keys and movable bodies; if not,
-    /// records them for the build that follows. (Compact arrays: the contacts themselves are
-    /// large records and are not read here.)
-    private mutating func isBuilt(for keys: UnsafeBufferPointer<UInt64>, masses: UnsafeBufferPointer<SIMD2<Double>>,
+    /// Whether the schedule was built for contact keys of this version and these movable
+    /// bodies; if not, records them for the build that follows.
+    private mutating func isBuilt(forVersion version: Int, masses: UnsafeBufferPointer<SIMD2<Double>>,
                                   width: Int) -> Bool {
-        var same = width == builtWidth && builtKeys.count == keys.count && builtMovable.count == masses.count
-        builtKeys.setCount(keys.count, filler: 0)
+        var same = width == builtWidth && builtKeysVersion == version && builtMovable.count == masses.count
+        builtKeysVersion = version
         builtMovable.setCount(masses.count, filler: false)
-        builtKeys.withUnsafeMutableBufferPointer { built in
-            for k in 0..<keys.count where built[k] != keys[k] {
-                same = false
-                built[k] = keys[k]
-            }
-        }
         builtMovable.withUnsafeMutableBufferPointer { built in
             for i in 0..<masses.count where built[i] != (masses[i].x > 0) {
                 same = false

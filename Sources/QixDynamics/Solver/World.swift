@@ -4,11 +4,19 @@
 /// against moving ones. Everything runs in creation order.
 final class World {
     var bodies: [Body] = []
+    /// The materials the bodies point at (`Body.material`), each once, and where each is.
+    var materials = [BodyMaterial()]
+    var materialIndex = [BodyMaterial(): Int32(0)]
     var states: [BodyState] = []
+    /// The bodies' shapes in their own frames, shared by bodies with the same shape
+    /// (`World+Shapes`), and the starts of the last few distinct shapes added.
     var vertices: [Vector2] = []
     var normals: [Vector2] = []
-    /// `vertices` and `normals` placed in the world at the start of the current step (buffers
-    /// the narrow phase reads through their base pointers; their memory is kept between steps).
+    var recentShapes: [Int] = []
+    /// How many vertices the bodies' placed shapes take in all (each body its own range).
+    private(set) var placedCount = 0
+    /// Every body's shape placed in the world at the start of the current step, from
+    /// `Body.placedStart` (buffers the narrow phase reads through their base pointers).
     let placedVertices = StepBuffer<Vector2>()
     let placedNormals = StepBuffer<Vector2>()
     /// The narrow phase's copy of each body (`Collider`), set with the placed shapes.
@@ -18,19 +26,33 @@ final class World {
     /// The pair keys of `contacts`, and those of the touching ones, in contact order (written
     /// by the narrow phase).
     var contactKeys: [UInt64] = []
-    var stepTouchingKeys: [UInt64] = []
+    /// Which of `contacts` touch, one bit each (bit k of word k / 64), and how many: the keys of
+    /// the touching ones are `contactKeys` at those bits (a bit a contact instead of a key,
+    /// 120 kB less on the 5050-box pyramid).
+    var touchingContacts: [UInt64] = []
+    var touchingCount = 0
+    /// Set when a step's touching contacts are not the step before's (other keys, or in another
+    /// order); the animator clears it at the start of each frame.
+    var touchingChanged = false
+    /// Changes whenever `contactKeys` does (the narrow phase compares each key with last step's
+    /// at the same index): what the contact schedule was built from is checked against it
+    /// instead of against a copy of the keys.
+    var contactKeysVersion = 0
+    /// Whether a key may occur twice in `contactKeys` (`BroadPhase.pairsMayRepeat`).
+    var contactKeysMayRepeat = false
     /// The feature ids and point count of `contacts` (id0, id1, count, 0), and last step's: the
     /// warm-start match reads these 16 bytes instead of three cache lines of the old record.
     var contactPointIDs = StepBuffer<SIMD4<UInt32>>()
     var oldContactPointIDs = StepBuffer<SIMD4<UInt32>>()
-    /// The lookup into last step's contacts (warm starting), and this step's candidate pairs.
-    var pairTable = PairTable()
     let broadPhase = BroadPhase()
+    /// This step's candidate pairs.
     var pairs: [SIMD2<Int32>] = []
     var contactSolver = ContactSolver()
     /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
     var boxManifolds = BoxManifolds()
     private var motions: [BodyMotion] = []
+    /// Each material's linear (x) and angular (y) damping factor for the step's sub-steps.
+    private var dampingFactors: [SIMD2<Double>] = []
     /// Item bodies (dynamic or anchored, enabled), ascending.
     private(set) var itemBodies: [Int32] = []
     private(set) var boundaryBodies: [Int32] = []
@@ -63,14 +85,14 @@ final class World {
     /// Adds a body with the given geometry; returns its index.
     func addBody(_ geometry: ConvexGeometry, origin: Vector2, angle: Double, density: Double, isStatic: Bool) -> Int {
         var body = Body(origin: origin, angle: angle, q: Rotation(angle: angle), localCenter: .zero, center: origin)
-        body.shapeStart = vertices.count
+        body.shapeStart = shapeStart(of: geometry)
         body.shapeCount = geometry.vertices.count
+        body.placedStart = placedCount
+        placedCount += geometry.vertices.count
         body.radius = geometry.radius
         body.innerRadius = geometry.innerRadius
         body.sweepExtent = geometry.vertices.reduce(0.0) { max($0, $1.length) }
         body.isStatic = isStatic
-        vertices.append(contentsOf: geometry.vertices)
-        normals.append(contentsOf: geometry.normals)
         bodies.append(body)
         states.append(BodyState())
         let index = bodies.count - 1
@@ -79,14 +101,12 @@ final class World {
         return index
     }
 
-    /// Makes room for `count` more bodies with `vertexCount` shape vertices in all, so that a
-    /// scene's items fill each body array in one allocation (growing by doubling would leave up
-    /// to half of the largest arrays unused: 1.6 MB on the 5050-box pyramid).
-    func reserveBodies(_ count: Int, vertices vertexCount: Int) {
+    /// Makes room for `count` more bodies, so that a scene's items fill each body array in one
+    /// allocation (growing by doubling would leave up to half of the largest arrays unused: 1.6
+    /// MB on the 5050-box pyramid). The shape arrays are not reserved: bodies of one shape share it.
+    func reserveBodies(_ count: Int) {
         World.reserve(&bodies, more: count)
         World.reserve(&states, more: count)
-        World.reserve(&vertices, more: vertexCount)
-        World.reserve(&normals, more: vertexCount)
     }
 
     /// Room for `more` elements: exactly that many when the array is short of them, but at least
@@ -99,8 +119,8 @@ final class World {
 
     /// Recomputes mass, inertia and centre of mass from density (mass 1 per 10 000 point^2 at density 1).
     func updateMass(_ index: Int, density: Double) {
+        changeMaterial(of: index) { $0.density = density }
         var body = bodies[index]
-        body.density = density
         let geometry = ConvexGeometry(
             vertices: Array(vertices[body.shapeStart..<(body.shapeStart + body.shapeCount)]),
             normals: Array(normals[body.shapeStart..<(body.shapeStart + body.shapeCount)]), radius: body.radius)
@@ -164,6 +184,22 @@ final class World {
 
     @inline(__always) static func pairKey(_ a: Int, _ b: Int) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
 
+    /// Appends the keys of the last step's touching contacts to `keys`, in contact order.
+    func appendTouchingKeys(to keys: inout [UInt64]) {
+        keys.reserveCapacity(keys.count + touchingCount)
+        contactKeys.withUnsafeBufferPointer { ck in
+            touchingContacts.withUnsafeBufferPointer { bits in
+                for w in 0..<bits.count {
+                    var word = bits[w]
+                    while word != 0 {
+                        keys.append(ck[w << 6 | word.trailingZeroBitCount])
+                        word &= word - 1
+                    }
+                }
+            }
+        }
+    }
+
     /// Advances the world by `dt` seconds (one fixed step).
     func step(_ dt: Double) {
         if !listsValid { refreshLists() }
@@ -173,8 +209,8 @@ final class World {
         if continuousCollision { solveContinuous() }
         updateRest(dt)
         if trackTouching {
-            touchingKeys.append(contentsOf: stepTouchingKeys)
-            touchingStepCounts.append(stepTouchingKeys.count)
+            appendTouchingKeys(to: &touchingKeys)
+            touchingStepCounts.append(touchingCount)
         }
     }
 
@@ -246,12 +282,14 @@ final class World {
     private func prepareContacts(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>, bodyCount: Int,
                                  _ step: SolverStep) {
         // `bodies` is being accessed through `B`: its count comes from the caller.
-        contacts.withUnsafeMutableBufferPointer { cp in
-            contactKeys.withUnsafeBufferPointer { keys in
-                contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, bodies: B, bodyCount: bodyCount, states: S,
+        let version = contactKeysVersion
+        contacts.withUnsafeMutableBufferPointer { cp in contactKeys.withUnsafeBufferPointer { keys in
+            materials.withUnsafeBufferPointer { mp in
+                contactSolver.prepare(UnsafeBufferPointer(cp), keys: keys, keysVersion: version, bodies: B,
+                                      materials: mp.baseAddress!, bodyCount: bodyCount, states: S,
                                       contactSoftness: step.contactSoftness, staticSoftness: step.staticSoftness)
             }
-        }
+        } }
     }
 
     /// One sub-step: integrate velocities, warm start, solve (with push-out bias), integrate
@@ -299,23 +337,26 @@ final class World {
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
         motions.removeAll(keepingCapacity: true)
         motions.reserveCapacity(items.count)
-        for i32 in items {
-            let i = Int(i32)
-            let invMass = B[i].invMass
-            if invMass == 0 { continue }
-            let dv = (h * invMass) * (B[i].force + (B[i].mass * B[i].gravityScale) * gravity)
-            motions.append(BodyMotion(
-                body: Int(i32), dv: dv, dw: h * B[i].invInertia * B[i].torque,
-                linearDamping: 1 / (1 + h * B[i].linearDamping), angularDamping: 1 / (1 + h * B[i].angularDamping)))
+        dampingFactors = materials.map { m in SIMD2(1 / (1 + h * m.linearDamping), 1 / (1 + h * m.angularDamping)) }
+        materials.withUnsafeBufferPointer { mp in
+            for i32 in items {
+                let i = Int(i32)
+                let invMass = B[i].invMass
+                if invMass == 0 { continue }
+                let m = mp[Int(B[i].material)]
+                let dv = (h * invMass) * (B[i].force + (B[i].mass * m.gravityScale) * gravity)
+                motions.append(BodyMotion(body: i32, material: B[i].material, dv: dv, dw: h * B[i].invInertia * B[i].torque))
+            }
         }
     }
 
     private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double, maxAngularSpeed: Double) {
-        motions.withUnsafeBufferPointer { mp in
+        motions.withUnsafeBufferPointer { mp in dampingFactors.withUnsafeBufferPointer { fp in
             for m in mp {
-                var s = S[m.body]
-                s.v = m.dv + m.linearDamping * s.v
-                s.w = m.dw + m.angularDamping * s.w
+                let body = Int(m.body), f = fp[Int(m.material)]
+                var s = S[body]
+                s.v = m.dv + f.x * s.v
+                s.w = m.dw + f.y * s.w
                 if s.v.lengthSquared > maxSpeedSquared {
                     // Past 1.3e154 points/s v·v overflows and `normalized` gives zero: the
                     // direction comes from a copy scaled by 2^-600 then (finite speeds: same bits).
@@ -325,18 +366,19 @@ final class World {
                 if s.w * s.w > maxAngularSpeed * maxAngularSpeed {
                     s.w = s.w > 0 ? maxAngularSpeed : -maxAngularSpeed
                 }
-                S[m.body] = s
+                S[body] = s
             }
-        }
+        } }
     }
 
     private func integratePositions(_ S: UnsafeMutablePointer<BodyState>, h: Double) {
         motions.withUnsafeBufferPointer { mp in
             for m in mp {
-                var s = S[m.body]
+                let body = Int(m.body)
+                var s = S[body]
                 s.dp += h * s.v
                 s.turn(by: h * s.w)
-                S[m.body] = s
+                S[body] = s
             }
         }
     }

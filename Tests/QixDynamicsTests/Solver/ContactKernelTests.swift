@@ -262,9 +262,11 @@ import QixScenes
             solver.kernel = kernel
             world.contacts.withUnsafeBufferPointer { cp in world.contactKeys.withUnsafeBufferPointer { keys in
                 world.bodies.withUnsafeBufferPointer { bp in world.states.withUnsafeBufferPointer { sp in
-                    solver.prepare(cp, keys: keyed ? keys : UnsafeBufferPointer(start: nil, count: 0), bodies: bp.baseAddress!,
-                                   bodyCount: bp.count, states: sp.baseAddress!, contactSoftness: contactSoftness,
-                                   staticSoftness: staticSoftness)
+                    world.materials.withUnsafeBufferPointer { mp in
+                        solver.prepare(cp, keys: keyed ? keys : UnsafeBufferPointer(start: nil, count: 0), bodies: bp.baseAddress!,
+                                       materials: mp.baseAddress!, bodyCount: bp.count, states: sp.baseAddress!,
+                                       contactSoftness: contactSoftness, staticSoftness: staticSoftness)
+                    }
                 } }
             } }
             return solver

@@ -9,7 +9,7 @@ struct WorldTests {
     @Test("a reservation for a scene's bodies is exact: adding them allocates nothing more")
     func reservationIsExact() {
         let world = World()
-        world.reserveBodies(500, vertices: 2000)
+        world.reserveBodies(500)
         let capacity = world.bodies.capacity
         #expect(capacity >= 501 && capacity < 600)
         for k in 0..<500 { _ = world.addBody(Self.box, origin: Vector2(Double(k), 0), angle: 0, density: 1, isStatic: false) }
@@ -21,7 +21,7 @@ struct WorldTests {
         let world = World()
         var capacities: Set<Int> = []
         for k in 0..<2000 {
-            world.reserveBodies(1, vertices: 4)
+            world.reserveBodies(1)
             _ = world.addBody(Self.box, origin: Vector2(Double(k), 0), angle: 0, density: 1, isStatic: false)
             capacities.insert(world.bodies.capacity)
         }

@@ -1,0 +1,50 @@
+extension World {
+    /// Last step's contacts as the warm start reads them: their pair keys, point ids and counts,
+    /// and the impulses the solver left in its batches. A contact is looked for first where it
+    /// would be if the contacts are last step's in the same order (its index, shifted by the
+    /// offset of the last one found elsewhere): a pile at rest finds every contact there, and
+    /// the pair table (140 kB on the 5050-box pyramid) is built only on the first miss, for
+    /// this narrow phase alone, instead of being kept between steps. The answer is the same
+    /// either way while each key occurs once; when the broad phase may have repeated a pair,
+    /// every lookup goes through the table, which finds the first contact of the pair.
+    struct OldContacts {
+        let keys: UnsafeBufferPointer<UInt64>
+        let keysMayRepeat: Bool
+        let pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>
+        let impulses: ContactSolver.Impulses?
+        let bodyCount: Int
+        private var table: PairTable?
+        private var shift = 0
+
+        /// Last step's contacts with these keys, point ids and impulses, among `bodyCount` bodies.
+        init(keys: UnsafeBufferPointer<UInt64>, keysMayRepeat: Bool, pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>,
+             impulses: ContactSolver.Impulses?, bodyCount: Int) {
+            self.keys = keys
+            self.keysMayRepeat = keysMayRepeat
+            self.pointIDs = pointIDs
+            self.impulses = impulses
+            self.bodyCount = bodyCount
+        }
+
+        /// The index of last step's contact between `a` and `b` (pair key `key`), or nil;
+        /// `index` is where this step's contact of the pair goes.
+        @inline(__always)
+        mutating func find(_ a: Int, _ b: Int, key: UInt64, index: Int) -> Int? {
+            let guess = index + shift
+            if !keysMayRepeat && guess >= 0 && guess < keys.count && keys[guess] == key { return guess }
+            return findInTable(a, b, index: index)
+        }
+
+        /// `find` through the pair table, built on first use.
+        private mutating func findInTable(_ a: Int, _ b: Int, index: Int) -> Int? {
+            if table == nil {
+                var built = PairTable()
+                built.rebuild(keys: keys, bodyCount: bodyCount)
+                table = built
+            }
+            guard let found = table?.find(a, b) else { return nil }
+            shift = found - index
+            return found
+        }
+    }
+}
