@@ -12,8 +12,8 @@
 struct ContactSchedule {
     /// Contact indices batch after batch, `width` slots per batch; -1 marks an unused lane.
     private(set) var slots: [Int32] = []
-    /// The inverse of `slots`: each contact's slot.
-    private(set) var slotOfContact: [Int32] = []
+    /// The inverse of `slots`: each contact's slot (set by the packing, here or by heights).
+    var slotOfContact: [Int32] = []
     private var lastBatch: [Int32] = []
     private var fill: [Int32] = []
     /// Union-find links to the next batch that may still have a free lane.
@@ -75,6 +75,7 @@ struct ContactSchedule {
                 }
             }
         }
+        batchCount = repackIfShorter(batchCount: batchCount, width: width, contacts: contacts, keys: keys, masses: masses)
         builtWidth = recorded != nil ? width : 0
         // The packing's work arrays are only read here: released, they add nothing to the step.
         fill = []
