@@ -84,7 +84,9 @@ static inline __attribute__((always_inline)) void K(fill_batch)(QixContactBatch 
         p2[l] = two[l] ? &c[l]->p1 : &none.p0;
         b->indexA[l] = (int32_t)c[l]->a;
         b->indexB[l] = (int32_t)c[l]->b;
-        b->hasP2[l] = two[l];
+        // Set for an unused lane too (all +0, body 0, never stored): a part-empty batch of
+        // two-point contacts then takes the unmasked batch code (`ContactBatch.hasP2`).
+        b->hasP2[l] = slot[l] < 0 ? -1 : two[l];
     }
     m4 use = {used[0], used[1], used[2], used[3]}, both = {two[0], two[1], two[2], two[3]};
     const d4 zero = (d4)(0.0);

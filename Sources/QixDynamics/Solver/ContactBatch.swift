@@ -72,7 +72,9 @@ struct ContactBatch {
     var normalX = NarrowLanes(), normalY = NarrowLanes()
     var p1 = BatchPoint()
     var p2 = BatchPoint()
-    /// Lanes whose contact has a second point; the others must leave their bodies untouched.
+    /// Lanes whose contact has a second point, and unused lanes (zero masses on the static body
+    /// 0, all +0: the unmasked code stores nothing there, so a part-empty batch whose contacts
+    /// all have two points takes the unmasked copy); the others must leave their bodies untouched.
     var hasP2 = LaneMask(repeating: false)
 }
 

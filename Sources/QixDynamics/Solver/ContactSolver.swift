@@ -163,7 +163,9 @@ struct ContactSolver {
         setLane(&solve.blockScale, l, 1)
         PointLane().store(&batch.p1, &solve.p1, l)
         PointLane().store(&batch.p2, &solve.p2, l)
-        batch.hasP2[l] = false
+        // Set, as in the C fill: the lane has only zeros and body 0 (never stored), so the
+        // unmasked copy of the batch code serves part-empty batches too (ContactBatch.hasP2).
+        batch.hasP2[l] = true
     }
 
     @inline(__always)
