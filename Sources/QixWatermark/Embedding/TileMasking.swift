@@ -74,10 +74,14 @@ enum TileMasking {
         var cap = [Float](repeating: 0, count: slots * bands)
         var halves = [Float](repeating: 0, count: 2 * bands)
         var masked = [Float](repeating: 0, count: bands), scratch = [Float](repeating: 0, count: 2 * bands)
+        let slotEnergy = (0..<slots).map { q in slotPower[(q * width)..<((q + 1) * width)].reduce(0, +) }
+        var sounding = slotEnergy.filter { $0 > 0 }
+        let median = sounding.isEmpty ? 0 : Percentile.value(&sounding, at: 0.5)
         slotPower.withUnsafeBufferPointer { all in
             for q in 0..<slots {
                 let slot = UnsafeBufferPointer(rebasing: all[(q * width)..<((q + 1) * width)])
-                if let margin = limits.maskMargin {
+                let margin = limits.margin(slotEnergy: slotEnergy[q], median: median)
+                if let margin {
                     MaskedThreshold.depths(slot, margin: margin, scratch: &scratch, into: &masked)
                 }
                 for b in 0..<bands {
@@ -87,7 +91,7 @@ enum TileMasking {
                     energy[q * bands + b] = total
                     guard total > 0 else { continue }
                     let excitationCap = Self.cap(slot, band: b, halves: &halves, limits: limits)
-                    cap[q * bands + b] = limits.maskMargin == nil ? excitationCap : min(excitationCap, masked[b])
+                    cap[q * bands + b] = margin == nil ? excitationCap : min(excitationCap, masked[b])
                 }
             }
         }

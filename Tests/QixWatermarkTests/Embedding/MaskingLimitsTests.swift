@@ -15,6 +15,36 @@ struct MaskingLimitsTests {
         #expect(MaskingLimits.standard == (try MaskingLimits(excitationChange: 1.9, largestDepth: 0.5)))
     }
 
+    @Test func quietMarginIsCheckedAndAppliesToQuietSlotsOnly() throws {
+        #expect(MaskingLimits.standard.quietMargin == -12)
+        for margin in [-41, 21, .nan] as [Float] {
+            #expect(throws: WatermarkError.self, "\(margin) dB") { try MaskingLimits.standard.withQuietMargin(margin) }
+        }
+        let limits = try MaskingLimits.standard.withMaskMargin(-6)
+        // 3 dB under the median is the edge: 2.9 dB under is planned as every slot, 3.1 dB is quiet.
+        #expect(limits.margin(slotEnergy: pow(10, -0.29), median: 1) == -6)
+        #expect(limits.margin(slotEnergy: pow(10, -0.31), median: 1) == -12)
+        #expect(try limits.withQuietMargin(nil).margin(slotEnergy: 0.01, median: 1) == -6)
+        #expect(try MaskingLimits.standard.withQuietMargin(nil).margin(slotEnergy: 0.01, median: 1) == nil)
+    }
+
+    @Test("quiet slots are capped under their masked threshold, loud ones keep the excitation cap")
+    func quietSlotsGetTheMarkTheirMaskingAllows() throws {
+        // Noise whose second half is 20 dB quieter: a pause after speech, as far as the plan sees.
+        var samples = TestSignals.noise(seconds: 4, rate: 16_000, level: 0.3).samples
+        for i in (samples.count / 2)..<samples.count { samples[i] *= 0.1 }
+        let spectra = try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(samples))
+        let quiet = TileMasking.tiles(spectra).cap
+        let plain = TileMasking.tiles(spectra, limits: try MaskingLimits.standard.withQuietMargin(nil)).cap
+        let bands = WatermarkParameters.bandCount, slots = quiet.count / bands
+        let loudSlots = 1..<(slots / 2 - 2), quietSlots = (slots / 2 + 2)..<(slots - 1)
+        let tiles = { (range: Range<Int>) in range.flatMap { q in (q * bands)..<((q + 1) * bands) } }
+        #expect(tiles(loudSlots).allSatisfy { quiet[$0] == plain[$0] })
+        #expect(tiles(quietSlots).allSatisfy { quiet[$0] <= plain[$0] })
+        let lowered = tiles(quietSlots).map { quiet[$0] }.reduce(0, +), before = tiles(quietSlots).map { plain[$0] }.reduce(0, +)
+        #expect(lowered < 0.8 * before, "quiet slots' caps \(before) -> \(lowered)")
+    }
+
     @Test("higher limits raise the caps, never past the largest depth")
     func capsFollowTheLimits() throws {
         let spectra = try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(

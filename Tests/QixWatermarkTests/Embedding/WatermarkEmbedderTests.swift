@@ -39,9 +39,10 @@ struct WatermarkEmbedderTests {
     }
 
     /// The masking model: silence stays silent; no passage gets a watermark closer than
-    /// the per-tile caps (at least 6 dB, `TileMasking`) to the host; quiet passages, cheap in the SNR budget, get the
-    /// deeper mark; and the whole plan follows the level (a quieter copy gets the same
-    /// watermark, quieter by as much).
+    /// the per-tile caps (at least 6 dB, `TileMasking`) to the host; quiet passages, cheap in
+    /// the SNR budget, get the mark their caps allow, which under a loud passage's median is
+    /// what their masked threshold allows (`MaskingLimits.quietMargin`); and the whole plan
+    /// follows the level (a quieter copy gets the same watermark, quieter by as much).
     @Test func silenceStaysSilentAndWatermarkFollowsLevel() throws {
         let rate = 16_000
         let loud = TestSignals.noise(seconds: 2, rate: rate, level: 0.5).samples
@@ -66,9 +67,13 @@ struct WatermarkEmbedderTests {
         // groups (the window's main lobe spreads each group's gain into its neighbours of the
         // other sign); never closer than 6 dB to the host over the band (-7.6 dB).
         let synthesisLoss = WatermarkFormat.current.bandLayout == .halves ? 1.5 : 2.5
-        let quietHost = Array(host.samples[quietRange])
-        let (tileEnergy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(quietHost)))
-        let weighted = zip(tileEnergy, cap).map { Double($0 * $1 * $1) }.reduce(0, +) / Double(tileEnergy.reduce(0, +))
+        // The caps as planned, over the whole host: the quiet passage is 40 dB under its median.
+        let (tileEnergy, cap) = TileMasking.tiles(try SpectralFrontEnd.spectra(of: AudioBufferView.mono16k(host.samples)))
+        let bands = WatermarkParameters.bandCount
+        let slotSamples = WatermarkParameters.hop * WatermarkParameters.hopsPerSlot
+        let quietTiles = ((quietRange.lowerBound / slotSamples)..<(quietRange.upperBound / slotSamples)).flatMap { q in (q * bands)..<((q + 1) * bands) }
+        let weighted = quietTiles.map { Double(tileEnergy[$0] * cap[$0] * cap[$0]) }.reduce(0, +)
+            / quietTiles.map { Double(tileEnergy[$0]) }.reduce(0, +)
         let atCaps = 10 * log10(0.69 * weighted)
         #expect(quietDB > atCaps - synthesisLoss && quietDB < atCaps + 0.5 && quietDB < 10 * log10(0.69 * 0.25),
                 "quiet passage \(quietDB) dB, at caps \(atCaps) dB")
