@@ -50,11 +50,8 @@ public struct MaskingLimits: Sendable, Equatable {
     /// The same limits with quiet slots kept `margin` dB from the masked threshold (nil: planned
     /// as every other slot); `margin` must be in [-40, 20] dB.
     public func withQuietMargin(_ margin: Float?) throws -> MaskingLimits {
-        if let margin, !(margin.isFinite && margin >= -40 && margin <= 20) {
-            throw WatermarkError("invalid masking limit", parameter: "quietMargin", "must be a number of dB in [-40, 20], got \(margin)")
-        }
         var limits = self
-        limits.quietMargin = margin
+        limits.quietMargin = try Self.checked(margin, parameter: "quietMargin", in: -40...20)
         return limits
     }
 
@@ -68,11 +65,18 @@ public struct MaskingLimits: Sendable, Equatable {
 
     /// The same limits with the mark kept `margin` dB from the masked threshold (nil: off).
     public func withMaskMargin(_ margin: Float?) throws -> MaskingLimits {
-        if let margin, !(margin.isFinite && margin >= -20 && margin <= 20) {
-            throw WatermarkError("invalid masking limit", parameter: "maskMargin", "must be a number of dB in [-20, 20], got \(margin)")
-        }
         var limits = self
-        limits.maskMargin = margin
+        limits.maskMargin = try Self.checked(margin, parameter: "maskMargin", in: -20...20)
         return limits
+    }
+
+    /// `margin` when it is nil or a finite number of dB in `range`; otherwise the error that
+    /// names `parameter`.
+    private static func checked(_ margin: Float?, parameter: String, in range: ClosedRange<Float>) throws -> Float? {
+        if let margin, !(margin.isFinite && range.contains(margin)) {
+            throw WatermarkError("invalid masking limit", parameter: parameter,
+                                 "must be a number of dB in [\(Int(range.lowerBound)), \(Int(range.upperBound))], got \(margin)")
+        }
+        return margin
     }
 }
