@@ -222,8 +222,8 @@ extension World {
                     n += 1
                 }
                 let c = out.contacts + found
-                if let ids = World.contact(a, b, bodies, C, shapes, box, &old, index: found, into: c) {
-                    let key = World.pairKey(a, b)
+                let key = World.pairKey(a, b)
+                if let ids = World.contact(a, b, key: key, bodies, C, shapes, box, &old, index: found, into: c) {
                     if found >= old.keys.count || old.keys[found] != key { differ = true }
                     out.keys[found] = key
                     out.pointIDs[found] = ids
@@ -238,14 +238,15 @@ extension World {
         return (found, touching, differ)
     }
 
-    /// Writes the contact between bodies `a` and `b` to `c` (contact `index` of the step) and
-    /// returns its point ids and count (id0, id1, count, 0), or returns nil when they are apart
-    /// or do not collide, with last step's impulses for the points that persist (matched by
-    /// feature id); `box` is their manifold when the C lanes computed it.
+    /// Writes the contact between bodies `a` and `b` (pair key `key`) to `c` (contact `index` of
+    /// the step) and returns its point ids and count (id0, id1, count, 0), or returns nil when
+    /// they are apart or do not collide, with last step's impulses for the points that persist
+    /// (matched by feature id); `box` is their manifold when the C lanes computed it.
     @inline(__always)
     private static func contact(
-        _ a: Int, _ b: Int, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>, _ shapes: ShapeArrays,
-        _ box: Manifold?, _ old: inout OldContacts, index: Int, into c: UnsafeMutablePointer<ContactConstraint>
+        _ a: Int, _ b: Int, key: UInt64, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
+        _ shapes: ShapeArrays, _ box: Manifold?, _ old: inout OldContacts, index: Int,
+        into c: UnsafeMutablePointer<ContactConstraint>
     ) -> SIMD4<UInt32>? {
         let A = colliders + a, Bb = colliders + b
         if A.pointee.invMass == 0 && Bb.pointee.invMass == 0 { return nil }
@@ -264,7 +265,7 @@ extension World {
         if m.count > 1 {
             p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
-        if let impulses = old.impulses, let previous = old.find(a, b, key: World.pairKey(a, b), index: index) {
+        if let impulses = old.impulses, let previous = old.find(a, b, key: key, index: index) {
             warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)
         }
         c.initialize(to: ContactConstraint(a: a, b: b, normal: m.normal, pointCount: m.count, p0: p0, p1: p1))
