@@ -64,6 +64,27 @@ struct HostChange {
         return (square / Float(bands)).squareRoot()
     }
 
+    /// Hop `hop`'s mean band level, dB (local, inside the stretch).
+    func hopLevel(_ hop: Int) -> Float {
+        var sum: Float = 0
+        for b in 0..<Self.bandCount { sum += levels[hop * Self.bandCount + b] }
+        return sum / Float(Self.bandCount)
+    }
+
+    /// The median over the measured hops of `hopLevel`, dB; 0 when no hop is measured.
+    func medianHopLevel() -> Float {
+        var hopLevels = (0..<count).map(hopLevel)
+        return Percentile.value(&hopLevels, at: 0.5)
+    }
+
+    /// The power mean of `hopLevel` over hops `hops` (local, non-empty), dB: a stretch of
+    /// speech with a silent pause in it reads as loud as its speech, not as the mean of its dB.
+    func powerLevel(_ hops: Range<Int>) -> Float {
+        var power: Float = 0
+        for h in hops { power += powf(10, hopLevel(h) / 10) }
+        return 10 * log10f(power / Float(hops.count))
+    }
+
     /// Band edges (stored bins), spaced by equal frequency ratios, each band at least a bin.
     static func bandEdges() -> [Int] {
         let low = Double(firstBin), high = Double(HopSpectra.highBin)

@@ -12,8 +12,10 @@
 /// splice in the host (`HostChange`) is carried to the splice when the mark is present all
 /// the way to it and the stretch is unlike the audio after the splice: after MP3, quiet
 /// ambience keeps too little mark in a spot's last second for the half-second blocks to
-/// prove, but the stretch up to the splice taken whole does. And a start near a boundary of
-/// the frame grid is moved to it: the embedder starts a spot's first frame at its first sample.
+/// prove, but the stretch up to the splice taken whole does; a stretch quiet enough that the
+/// embedder kept its mark under the masked threshold is carried without that proof. And a
+/// start near a boundary of the frame grid is moved to it: the embedder starts a spot's first
+/// frame at its first sample.
 struct MarkLocator {
     typealias P = WatermarkParameters
 
@@ -41,7 +43,8 @@ struct MarkLocator {
         guard let core = strongRun(scores.total, guess: guess) else { return hops }
         let start = frameStart(extendedEdge(core.lowerBound, outwards: -1, scores), scores, lower: lower,
                                speed: scale.speed, offset: offset)
-        let end = splicedEnd(extendedEdge(core.upperBound, outwards: 1, scores), scores, spectra, lower: lower)
+        let end = splicedEnd(extendedEdge(core.upperBound, outwards: 1, scores), after: start, scores, spectra,
+                             lower: lower)
         return (lower + start)..<(lower + end)
     }
 
@@ -144,12 +147,21 @@ struct MarkLocator {
     static let spliceAfterHops = 32
     /// The z the stretch from the end to the splice must reach, scored as one block.
     static let spliceEvidence: Float = 1.5
+    /// How far (dB) under the airing's median hop level a stretch up to a splice must lie (its
+    /// power mean) to be carried over without `spliceEvidence`: the embedder holds a quiet
+    /// slot's mark under its masked threshold, and MP3 then leaves it nothing to score (a09's
+    /// fade scored z -0.5 to 0.8 over its last 1.1-1.4 s). Over 800 spots every stretch carried
+    /// this way was the spot's own; the mean of the hops' dB instead carried one end 2.1 s into
+    /// a speech bed whose stretch held a silent pause (docs/scan.md, "Airing boundaries").
+    static let quietTail: Float = 15
 
-    /// `end` (local to the stretch that starts at global hop `lower`) carried to the splice
-    /// (`splice(_:in:)`) within `spliceReach` beyond it, when the mark holds over the whole
-    /// stretch up to it. Ends only: carried back the same way, starts went 0.53-0.84 s early
-    /// on 4 of 600 spots (to a change in the programme before the spot) and 1 was fixed.
-    static func splicedEnd(_ end: Int, _ scores: LocatorScores, _ spectra: HopSpectra, lower: Int) -> Int {
+    /// `end` (local to the stretch that starts at global hop `lower`; the airing found starts
+    /// at `start`) carried to the splice (`splice(_:in:)`) within `spliceReach` beyond it, when
+    /// the mark holds over the whole stretch up to it or the stretch is a quiet tail
+    /// (`quietTail`). Ends only: carried back the same way, starts went 0.53-0.84 s early on 4
+    /// of 600 spots (to a change in the programme before the spot) and 1 was fixed.
+    static func splicedEnd(_ end: Int, after start: Int, _ scores: LocatorScores, _ spectra: HopSpectra,
+                           lower: Int) -> Int {
         let w = HostChange.windowHops
         // The candidate hops, kept where both change windows have audio.
         let first = end + spliceReach.lowerBound
@@ -159,9 +171,11 @@ struct MarkLocator {
         // also holds the changes up to `windowHops` past it that decide whether it is a peak.
         let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
         let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
-        guard let hop = splice(host, in: (first - end)...(last - end)),
-              scores.block(end..<(end + hop)).z >= spliceEvidence else { return end }
-        return end + hop
+        guard let hop = splice(host, in: (first - end)...(last - end)) else { return end }
+        if scores.block(end..<(end + hop)).z >= spliceEvidence { return end + hop }
+        guard start < end else { return end }
+        let airing = HostChange(spectra, hops: (lower + start)..<(lower + end)).medianHopLevel()
+        return host.powerLevel(0..<hop) <= airing - quietTail ? end + hop : end
     }
 
     /// The largest change among `candidates` (hops of `host`, which starts at the end) that is

@@ -2,7 +2,8 @@ import Testing
 @testable import QixWatermark
 
 /// `MarkLocator.splicedEnd`: an end that stops short of a splice is carried to it when the mark
-/// holds up to it, and not to a pause in the next programme's speech.
+/// holds up to it or the stretch is the spot's quiet tail, and not to a pause in the next
+/// programme's speech.
 @Suite struct SpliceTests {
     /// Hop spectra whose hop h has power `level(h, bin)` in every stored bin.
     static func spectra(hops: Int, level: (Int, Int) -> Float) -> HopSpectra {
@@ -26,7 +27,7 @@ import Testing
         // the splice at z 1.75, too weak for the half-second blocks, and the end stopped at 100.
         let spectra = Self.spectra(hops: 240) { h, bin in h < 140 ? 1e-4 : bin < 80 ? 1e-1 : 1e-3 }
         let scores = Self.scores(hops: 240) { h in h < 140 ? 1.75 : 0 }
-        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 140)
+        #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 140)
     }
 
     @Test func staysBeforeAPauseInTheNextProgrammesSpeech() {
@@ -38,7 +39,7 @@ import Testing
         #expect(host.largestChange(in: 16...120).change >= MarkLocator.spliceChange)
         let scores = Self.scores(hops: 240) { _ in 3 }
         #expect(scores.block(100..<130).z == 3)
-        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 100)
+        #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 100)
     }
 
     @Test func passesOverALargerPauseAfterTheSplice() {
@@ -49,6 +50,36 @@ import Testing
         let host = HostChange(spectra, hops: 100..<260)
         #expect(host.largestChange(in: 16...120).hop >= 80, "the pause, not the splice at 40")
         let scores = Self.scores(hops: 260) { h in h < 140 ? 1.75 : 0 }
-        #expect(MarkLocator.splicedEnd(100, scores, spectra, lower: 0) == 140)
+        #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 140)
+    }
+
+    @Test func carriesAQuietTailThatKeptNoMark() {
+        // A spot at 1e-2 fades to 1e-5 (30 dB under) from hop 100, where its mark stops
+        // scoring (z 0, as after MP3), and the next programme starts loud at 140: the tail is
+        // the spot's own, so the end goes to the splice. 10 dB under is not quiet enough.
+        let scores = Self.scores(hops: 240) { h in h < 100 ? 3 : 0 }
+        for (tail, end) in [(Float(1e-5), 140), (1e-3, 100)] {
+            let spectra = Self.spectra(hops: 240) { h, _ in h < 100 ? 1e-2 : h < 140 ? tail : 1 }
+            #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == end, "tail \(tail)")
+        }
+    }
+
+    @Test func doesNotCarryIntoSpeechWithASilentPause() {
+        // After the end at 100 the next programme starts at once: speech 6 dB under the spot,
+        // silent (1e-9) for 24 hops from 110, then loud from 140 on. The mean of the stretch's dB
+        // is 34 dB under the spot, its power only 7: the speech is heard, so no carry.
+        let scores = Self.scores(hops: 240) { h in h < 100 ? 3 : 0 }
+        let spectra = Self.spectra(hops: 240) { h, _ in
+            h < 100 ? 1e-2 : (110..<134).contains(h) ? 1e-9 : h < 140 ? 2.5e-3 : 1 }
+        #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 100)
+    }
+
+    @Test func hopLevelsReadTheBandLevels() {
+        let spectra = Self.spectra(hops: 30) { h, _ in h < 20 ? 1e-2 : 1e-4 }
+        let host = HostChange(spectra, hops: 0..<30)
+        #expect(abs(host.hopLevel(0) - host.hopLevel(29) - 20) < 0.01)
+        #expect(host.medianHopLevel() == host.hopLevel(0))
+        // Two thirds at +20 dB: the power mean is 20 + 10 log10(2/3 + 1/300).
+        #expect(abs(host.powerLevel(0..<30) - host.hopLevel(29) - 18.26) < 0.01)
     }
 }
