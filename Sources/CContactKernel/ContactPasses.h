@@ -204,7 +204,10 @@ static inline __attribute__((always_inline)) d4 K(normal_target)(const QixBatchP
     impulseScale = K(sel)(separated, zero, impulseScale);
     d4 scale = K(neg)(K(ldf)(q->normalMass)) * massScale;
     d4 relax = impulseScale * K(ld)(p->normalImpulse);
-    return scale * (vn + bias) - relax;
+    d4 target = scale * (vn + bias) - relax;
+    // The relax pass over-relaxes touching points only (speculative ones keep their exact gap).
+    if (!useBias) target = K(sel)(separated, target, target * (d4)(k->overRelaxation));
+    return target;
 }
 
 /// `ContactSolver.blockIncrements`: both points' normal increments from their targets.

@@ -73,14 +73,16 @@ typedef struct QixSoftness {
 } QixSoftness;
 
 /// What one pass needs besides the batches: the softness of contacts between moving bodies
-/// and with a static side, the inverse sub-step, the fastest push-out (negative), whether
-/// this is the solve pass (push-out bias) or the relax pass, and each body's inverse mass and
-/// inertia (body i at `masses[2 i]` and `masses[2 i + 1]`; 0 and 0 for body 0, the ground).
+/// and with a static side, the inverse sub-step, the fastest push-out (negative), the relax
+/// pass's over-relaxation of touching points, whether this is the solve pass (push-out bias)
+/// or the relax pass, and each body's inverse mass and inertia (body i at `masses[2 i]` and
+/// `masses[2 i + 1]`; 0 and 0 for body 0, the ground).
 typedef struct QixPassConstants {
     QixSoftness contact;
     QixSoftness fixed;
     double invH;
     double maxPush;
+    double overRelaxation;
     int32_t useBias;
     const double *masses;
 } QixPassConstants;

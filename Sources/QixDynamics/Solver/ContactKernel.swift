@@ -161,7 +161,8 @@ enum ContactKernel: Sendable, CaseIterable {
         }
         return QixPassConstants(
             contact: soft(softness.contact), fixed: soft(softness.static), invH: invH,
-            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0,
+            maxPush: -PhysicsConstants.contactPushMaxVelocity,
+            overRelaxation: PhysicsConstants.relaxOverRelaxation, useBias: useBias ? 1 : 0,
             masses: UnsafePointer(OpaquePointer(masses)))
     }
 

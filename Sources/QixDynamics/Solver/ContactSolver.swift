@@ -353,7 +353,8 @@ struct ContactSolver {
                                   _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool,
                                   masses: BodyMasses) {
         let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,
-                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias,
+                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity),
+                             overRelaxation: Lanes(repeating: PhysicsConstants.relaxOverRelaxation), useBias: useBias,
                              masses: masses)
         for n in 0..<bp.count {
             // One copy of the batch code per case, each with `masked` a constant.

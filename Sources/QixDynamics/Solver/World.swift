@@ -256,7 +256,7 @@ final class World {
         init(dt: Double, substepCount: Int) {
             h = dt / Double(substepCount)
             invH = 1 / h
-            let hertz = min(PhysicsConstants.contactHertz, 0.25 * invH)
+            let hertz = min(PhysicsConstants.contactHertz, PhysicsConstants.contactHertzRateLimit * invH)
             let jointHertz = min(PhysicsConstants.jointHertz, 0.5 * invH)
             contactSoftness = Softness.make(hertz: hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
             staticSoftness = Softness.make(hertz: 2 * hertz, zeta: PhysicsConstants.contactDampingRatio, h: h)
