@@ -348,11 +348,15 @@ static inline __attribute__((always_inline)) void K(warm_batch)(const QixContact
     K(store_bodies)(B, states, c->indexB, mB);
 }
 
-/// One copy of the batch loop per `useBias`.
+/// One copy of the batch loop per `useBias`, first to last batch or (`reverse`) last to first.
 static inline __attribute__((always_inline)) void K(pass)(QixContactBatch *batches, QixBatchSolve *solve,
                                                          ptrdiff_t count, QixBodyState *states,
                                                          const QixPassConstants *k, int useBias) {
-    for (ptrdiff_t n = 0; n < count; n++) K(solve_one)(batches + n, solve + n, states, k, useBias);
+    if (k->reverse) {
+        for (ptrdiff_t n = count - 1; n >= 0; n--) K(solve_one)(batches + n, solve + n, states, k, useBias);
+    } else {
+        for (ptrdiff_t n = 0; n < count; n++) K(solve_one)(batches + n, solve + n, states, k, useBias);
+    }
 }
 
 void K(qix_contact_pass)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve, ptrdiff_t count,

@@ -75,8 +75,9 @@ typedef struct QixSoftness {
 /// What one pass needs besides the batches: the softness of contacts between moving bodies
 /// and with a static side, the inverse sub-step, the fastest push-out (negative), the relax
 /// pass's over-relaxation of touching points, whether this is the solve pass (push-out bias)
-/// or the relax pass, and each body's inverse mass and inertia (body i at `masses[2 i]` and
-/// `masses[2 i + 1]`; 0 and 0 for body 0, the ground).
+/// or the relax pass, whether the pass sweeps the batches from the last to the first, and each
+/// body's inverse mass and inertia (body i at `masses[2 i]` and `masses[2 i + 1]`; 0 and 0 for
+/// body 0, the ground).
 typedef struct QixPassConstants {
     QixSoftness contact;
     QixSoftness fixed;
@@ -84,6 +85,7 @@ typedef struct QixPassConstants {
     double maxPush;
     double overRelaxation;
     int32_t useBias;
+    int32_t reverse;
     const double *masses;
 } QixPassConstants;
 
