@@ -368,6 +368,11 @@ void K(qix_contact_pass)(QixContactBatch *restrict batches, QixBatchSolve *restr
     }
 }
 
+void K(qix_contact_warm_start)(const QixContactBatch *restrict batches, ptrdiff_t count,
+                              QixBodyState *restrict states, const double *masses) {
+    for (ptrdiff_t n = 0; n < count; n++) K(warm_batch)(batches + n, states, masses);
+}
+
 void K(qix_contact_warm_start_and_solve)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,
                                         ptrdiff_t count, QixBodyState *restrict states,
                                         const QixPassConstants *constants, const int32_t *warmedBy) {

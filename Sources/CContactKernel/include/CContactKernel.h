@@ -102,6 +102,19 @@ void qix_contact_pass_portable(QixContactBatch *batches, QixBatchSolve *solve, p
 void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
                            QixBodyState *states, const QixPassConstants *constants);
 
+/// The warm start alone (last step's impulses, `ContactSolver.warmStart`) over `count` batches,
+/// four lanes at a time with the scalar code's operations in its order (so its bits).
+typedef void (*QixContactWarmStart)(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                    const double *masses);
+
+/// The warm start for baseline x86-64 (or the target elsewhere).
+void qix_contact_warm_start_portable(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                     const double *masses);
+
+/// The warm start for AVX2 (elsewhere the portable one).
+void qix_contact_warm_start_avx2(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                 const double *masses);
+
 /// The warm start (last step's impulses, `ContactSolver.warmStart`) and the solve pass
 /// (`constants->useBias` must be set) in one sweep, so that each batch is read from memory once
 /// for both: before batch n is solved, batches are warm-started up to (not including)

@@ -144,6 +144,26 @@ enum ContactKernel: Sendable, CaseIterable {
         return true
     }
 
+    /// The C build of this kernel's warm start; nil for the Swift kernel.
+    private var cWarmStart: QixContactWarmStart? {
+        switch self {
+        case .swift: return nil
+        case .portable: return qix_contact_warm_start_portable
+        case .avx2: return qix_contact_warm_start_avx2
+        }
+    }
+
+    /// Runs the warm start over `count` batches with this kernel's C build (four lanes at a
+    /// time, the bits of `ContactSolver.warmStartPass`) and returns true; returns false, having
+    /// done nothing, for the Swift kernel.
+    func runWarmStart(_ batches: UnsafePointer<ContactBatch>, count: Int, _ states: UnsafeMutablePointer<BodyState>,
+                      masses: BodyMasses) -> Bool {
+        guard let warm = cWarmStart else { return false }
+        warm(UnsafePointer(OpaquePointer(batches)), count, UnsafeMutablePointer(OpaquePointer(states)),
+             UnsafePointer(OpaquePointer(masses)))
+        return true
+    }
+
     /// The C build of this kernel's fused warm start and solve pass; nil for the Swift kernel.
     private var cWarmStartAndSolve: QixContactWarmStartAndSolve? {
         switch self {

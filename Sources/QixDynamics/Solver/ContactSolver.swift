@@ -239,19 +239,24 @@ struct ContactSolver {
         return (0, 0, 1)
     }
 
-    /// Applies last step's impulses at the start of a sub-step, lane by lane in scalar code: an
-    /// impulse from stored values does not depend on any velocity, so there are no long chains
-    /// to overlap, and scalar code needs fewer instructions than the lane version on baseline
-    /// x86-64 (no transposes or spills). Lanes of a batch write disjoint bodies, so going
-    /// through them one by one gives the bits of the lane version; unused lanes and missing
-    /// second points are skipped, static sides are not stored.
+    /// Applies last step's impulses at the start of a sub-step (when it is not fused with the
+    /// solve pass): with a C kernel four lanes at a time, else lane by lane in scalar code
+    /// (`warmStartPass`; an impulse from stored values does not depend on any velocity, so
+    /// there are no long chains to overlap, and scalar code needs fewer instructions than
+    /// Swift's lane version on baseline x86-64). Lanes of a batch write disjoint bodies, so
+    /// both give the same bits.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
+        let kernel = self.kernel
         batches.withUnsafeBufferPointer { bp in masses.withUnsafeBufferPointer { mp in
+            if let b = bp.baseAddress, kernel.runWarmStart(b, count: bp.count, states, masses: mp.baseAddress!) {
+                return
+            }
             ContactSolver.warmStartPass(bp, states, masses: mp.baseAddress!)
         } }
     }
 
-    /// The warm start of `warmStart` over the given batches.
+    /// The warm start of `warmStart` over the given batches, lane by lane in scalar code: unused
+    /// lanes and missing second points are skipped, static sides are not stored.
     static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
                               masses: BodyMasses) {
         guard let base = bp.baseAddress else { return }

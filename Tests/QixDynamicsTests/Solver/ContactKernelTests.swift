@@ -184,6 +184,31 @@ import QixScenes
         }
     }
 
+    /// The C kernels' warm start (four lanes at a time) must give the scalar warm start's bits.
+    @Test func warmStartGivesTheScalarBits() {
+        for seed: UInt64 in [8, 9] {
+            let start = Self.randomPass(seed: seed, batchCount: 300, bodyCount: 40)
+            var reference = start
+            let masses = start.masses
+            reference.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
+                start.batches.withUnsafeBufferPointer { bp in
+                    ContactSolver.warmStartPass(bp, sp.baseAddress!, masses: mp.baseAddress!)
+                }
+            } }
+            #expect(Self.bytes(reference.states) != Self.bytes(start.states))
+            for kernel in Self.cKernels {
+                var run = start
+                let ran = run.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
+                    start.batches.withUnsafeBufferPointer { bp in
+                        kernel.runWarmStart(bp.baseAddress!, count: bp.count, sp.baseAddress!, masses: mp.baseAddress!)
+                    }
+                } }
+                #expect(ran)
+                #expect(Self.firstDifference(run.states, reference.states) == nil, "\(kernel), seed \(seed)")
+            }
+        }
+    }
+
     /// The fused warm start and solve sweep must give the bits of the warm start followed by
     /// the solve pass, with the least reach and with the whole warm start first.
     @Test func fusedWarmStartAndSolveGivesTheSeparatePassesBits() {
