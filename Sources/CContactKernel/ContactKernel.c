@@ -48,6 +48,11 @@ void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdi
     qix_contact_pass_portable(batches, solve, count, states, constants);
 }
 
+void qix_contact_warm_start_avx2(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                 const double *masses) {
+    qix_contact_warm_start_portable(batches, count, states, masses);
+}
+
 void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
                                            QixBodyState *states, const QixPassConstants *constants,
                                            const int32_t *warmedBy) {

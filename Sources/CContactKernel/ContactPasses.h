@@ -204,7 +204,10 @@ static inline __attribute__((always_inline)) d4 K(normal_target)(const QixBatchP
     impulseScale = K(sel)(separated, zero, impulseScale);
     d4 scale = K(neg)(K(ldf)(q->normalMass)) * massScale;
     d4 relax = impulseScale * K(ld)(p->normalImpulse);
-    return scale * (vn + bias) - relax;
+    d4 target = scale * (vn + bias) - relax;
+    // The relax pass over-relaxes touching points only (speculative ones keep their exact gap).
+    if (!useBias) target = K(sel)(separated, target, target * (d4)(k->overRelaxation));
+    return target;
 }
 
 /// `ContactSolver.blockIncrements`: both points' normal increments from their targets.
@@ -345,11 +348,15 @@ static inline __attribute__((always_inline)) void K(warm_batch)(const QixContact
     K(store_bodies)(B, states, c->indexB, mB);
 }
 
-/// One copy of the batch loop per `useBias`.
+/// One copy of the batch loop per `useBias`, first to last batch or (`reverse`) last to first.
 static inline __attribute__((always_inline)) void K(pass)(QixContactBatch *batches, QixBatchSolve *solve,
                                                          ptrdiff_t count, QixBodyState *states,
                                                          const QixPassConstants *k, int useBias) {
-    for (ptrdiff_t n = 0; n < count; n++) K(solve_one)(batches + n, solve + n, states, k, useBias);
+    if (k->reverse) {
+        for (ptrdiff_t n = count - 1; n >= 0; n--) K(solve_one)(batches + n, solve + n, states, k, useBias);
+    } else {
+        for (ptrdiff_t n = 0; n < count; n++) K(solve_one)(batches + n, solve + n, states, k, useBias);
+    }
 }
 
 void K(qix_contact_pass)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve, ptrdiff_t count,
@@ -359,6 +366,11 @@ void K(qix_contact_pass)(QixContactBatch *restrict batches, QixBatchSolve *restr
     } else {
         K(pass)(batches, solve, count, states, constants, 0);
     }
+}
+
+void K(qix_contact_warm_start)(const QixContactBatch *restrict batches, ptrdiff_t count,
+                              QixBodyState *restrict states, const double *masses) {
+    for (ptrdiff_t n = 0; n < count; n++) K(warm_batch)(batches + n, states, masses);
 }
 
 void K(qix_contact_warm_start_and_solve)(QixContactBatch *restrict batches, QixBatchSolve *restrict solve,

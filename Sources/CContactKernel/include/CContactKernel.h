@@ -73,15 +73,19 @@ typedef struct QixSoftness {
 } QixSoftness;
 
 /// What one pass needs besides the batches: the softness of contacts between moving bodies
-/// and with a static side, the inverse sub-step, the fastest push-out (negative), whether
-/// this is the solve pass (push-out bias) or the relax pass, and each body's inverse mass and
-/// inertia (body i at `masses[2 i]` and `masses[2 i + 1]`; 0 and 0 for body 0, the ground).
+/// and with a static side, the inverse sub-step, the fastest push-out (negative), the relax
+/// pass's over-relaxation of touching points, whether this is the solve pass (push-out bias)
+/// or the relax pass, whether the pass sweeps the batches from the last to the first, and each
+/// body's inverse mass and inertia (body i at `masses[2 i]` and `masses[2 i + 1]`; 0 and 0 for
+/// body 0, the ground).
 typedef struct QixPassConstants {
     QixSoftness contact;
     QixSoftness fixed;
     double invH;
     double maxPush;
+    double overRelaxation;
     int32_t useBias;
+    int32_t reverse;
     const double *masses;
 } QixPassConstants;
 
@@ -97,6 +101,19 @@ void qix_contact_pass_portable(QixContactBatch *batches, QixBatchSolve *solve, p
 /// when `qix_contact_avx2_supported()` says so.
 void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
                            QixBodyState *states, const QixPassConstants *constants);
+
+/// The warm start alone (last step's impulses, `ContactSolver.warmStart`) over `count` batches,
+/// four lanes at a time with the scalar code's operations in its order (so its bits).
+typedef void (*QixContactWarmStart)(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                    const double *masses);
+
+/// The warm start for baseline x86-64 (or the target elsewhere).
+void qix_contact_warm_start_portable(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                     const double *masses);
+
+/// The warm start for AVX2 (elsewhere the portable one).
+void qix_contact_warm_start_avx2(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                 const double *masses);
 
 /// The warm start (last step's impulses, `ContactSolver.warmStart`) and the solve pass
 /// (`constants->useBias` must be set) in one sweep, so that each batch is read from memory once

@@ -144,6 +144,26 @@ enum ContactKernel: Sendable, CaseIterable {
         return true
     }
 
+    /// The C build of this kernel's warm start; nil for the Swift kernel.
+    private var cWarmStart: QixContactWarmStart? {
+        switch self {
+        case .swift: return nil
+        case .portable: return qix_contact_warm_start_portable
+        case .avx2: return qix_contact_warm_start_avx2
+        }
+    }
+
+    /// Runs the warm start over `count` batches with this kernel's C build (four lanes at a
+    /// time, the bits of `ContactSolver.warmStartPass`) and returns true; returns false, having
+    /// done nothing, for the Swift kernel.
+    func runWarmStart(_ batches: UnsafePointer<ContactBatch>, count: Int, _ states: UnsafeMutablePointer<BodyState>,
+                      masses: BodyMasses) -> Bool {
+        guard let warm = cWarmStart else { return false }
+        warm(UnsafePointer(OpaquePointer(batches)), count, UnsafeMutablePointer(OpaquePointer(states)),
+             UnsafePointer(OpaquePointer(masses)))
+        return true
+    }
+
     /// The C build of this kernel's fused warm start and solve pass; nil for the Swift kernel.
     private var cWarmStartAndSolve: QixContactWarmStartAndSolve? {
         switch self {
@@ -155,14 +175,15 @@ enum ContactKernel: Sendable, CaseIterable {
 
     /// The pass constants in the C kernel's form.
     private static func constants(_ softness: (contact: Softness, static: Softness), invH: Double,
-                                  useBias: Bool, masses: BodyMasses) -> QixPassConstants {
+                                  useBias: Bool, reversed: Bool = false, masses: BodyMasses) -> QixPassConstants {
         func soft(_ s: Softness) -> QixSoftness {
             QixSoftness(biasRate: s.biasRate, massScale: s.massScale, impulseScale: s.impulseScale)
         }
         return QixPassConstants(
             contact: soft(softness.contact), fixed: soft(softness.static), invH: invH,
-            maxPush: -PhysicsConstants.contactPushMaxVelocity, useBias: useBias ? 1 : 0,
-            masses: UnsafePointer(OpaquePointer(masses)))
+            maxPush: -PhysicsConstants.contactPushMaxVelocity,
+            overRelaxation: PhysicsConstants.relaxOverRelaxation, useBias: useBias ? 1 : 0,
+            reverse: reversed ? 1 : 0, masses: UnsafePointer(OpaquePointer(masses)))
     }
 
     /// Runs the warm start and the solve pass in one sweep with this kernel's C build (before
@@ -179,14 +200,15 @@ enum ContactKernel: Sendable, CaseIterable {
         return true
     }
 
-    /// Runs one solve (`useBias`) or relax pass over `count` batches with this kernel's C build
-    /// and returns true; returns false, having done nothing, for the Swift kernel (the solver
-    /// runs its own loop).
+    /// Runs one solve (`useBias`) or relax pass over `count` batches, last to first when
+    /// `reversed`, with this kernel's C build and returns true; returns false, having done
+    /// nothing, for the Swift kernel (the solver runs its own loop).
     func runPass(_ batches: UnsafeMutablePointer<ContactBatch>, _ solve: UnsafeMutablePointer<BatchSolve>, count: Int,
                  _ states: UnsafeMutablePointer<BodyState>, softness: (contact: Softness, static: Softness),
-                 invH: Double, useBias: Bool, masses: BodyMasses) -> Bool {
+                 invH: Double, useBias: Bool, reversed: Bool = false, masses: BodyMasses) -> Bool {
         guard let pass = cPass else { return false }
-        var constants = ContactKernel.constants(softness, invH: invH, useBias: useBias, masses: masses)
+        var constants = ContactKernel.constants(softness, invH: invH, useBias: useBias, reversed: reversed,
+                                                masses: masses)
         // The C records mirror the Swift ones (`layoutMatches`); the memory is only read and
         // written through them inside the C pass.
         pass(UnsafeMutablePointer(OpaquePointer(batches)), UnsafeMutablePointer(OpaquePointer(solve)), count,

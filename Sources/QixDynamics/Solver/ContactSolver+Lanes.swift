@@ -59,11 +59,13 @@ extension ContactSolver {
     }
 
     /// The soft-contact coefficients of one pass: contacts between moving bodies, and contacts
-    /// with a static side (stiffer); and the bodies' inverse masses.
+    /// with a static side (stiffer); the relax pass's over-relaxation; and the bodies' inverse
+    /// masses.
     struct SoftLanes {
         var contact: Softness, `static`: Softness
         var invH: Double
         var maxPush: Lanes
+        var overRelaxation: Lanes
         var useBias: Bool
         var masses: BodyMasses
     }
@@ -124,7 +126,8 @@ extension ContactSolver {
 
     /// The soft normal impulse that one point alone would take (Box2D v3's): pushes overlap out
     /// with the bias in the solve pass, lets a separated (speculative) point close at most its
-    /// gap in a sub-step. `vn` is the relative normal velocity at the point.
+    /// gap in a sub-step; in the relax pass a touching point's target is over-relaxed. `vn` is
+    /// the relative normal velocity at the point.
     @_transparent
     static func normalTarget(_ p: BatchPoint, _ q: PointSolve, _ s: Lanes, _ vn: Lanes, _ m: Masses,
                              _ soft: SoftLanes) -> Lanes {
@@ -144,7 +147,11 @@ extension ContactSolver {
         impulseScale.replace(with: 0, where: separated)
         let scale = -wide(q.normalMass) * massScale
         let relax = impulseScale * p.normalImpulse
-        return scale * (vn + bias) - relax
+        let target = scale * (vn + bias) - relax
+        if soft.useBias { return target }
+        // The relax pass over-relaxes touching points (`PhysicsConstants.relaxOverRelaxation`);
+        // a speculative point keeps its exact target, so nothing lands harder than it approached.
+        return target.replacing(with: target * soft.overRelaxation, where: .!separated)
     }
 
     /// The friction impulse at one point, its total kept within ±friction × its normal impulse.

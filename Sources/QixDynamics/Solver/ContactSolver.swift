@@ -239,19 +239,24 @@ struct ContactSolver {
         return (0, 0, 1)
     }
 
-    /// Applies last step's impulses at the start of a sub-step, lane by lane in scalar code: an
-    /// impulse from stored values does not depend on any velocity, so there are no long chains
-    /// to overlap, and scalar code needs fewer instructions than the lane version on baseline
-    /// x86-64 (no transposes or spills). Lanes of a batch write disjoint bodies, so going
-    /// through them one by one gives the bits of the lane version; unused lanes and missing
-    /// second points are skipped, static sides are not stored.
+    /// Applies last step's impulses at the start of a sub-step (when it is not fused with the
+    /// solve pass): with a C kernel four lanes at a time, else lane by lane in scalar code
+    /// (`warmStartPass`; an impulse from stored values does not depend on any velocity, so
+    /// there are no long chains to overlap, and scalar code needs fewer instructions than
+    /// Swift's lane version on baseline x86-64). Lanes of a batch write disjoint bodies, so
+    /// both give the same bits.
     mutating func warmStart(_ states: UnsafeMutablePointer<BodyState>) {
+        let kernel = self.kernel
         batches.withUnsafeBufferPointer { bp in masses.withUnsafeBufferPointer { mp in
+            if let b = bp.baseAddress, kernel.runWarmStart(b, count: bp.count, states, masses: mp.baseAddress!) {
+                return
+            }
             ContactSolver.warmStartPass(bp, states, masses: mp.baseAddress!)
         } }
     }
 
-    /// The warm start of `warmStart` over the given batches.
+    /// The warm start of `warmStart` over the given batches, lane by lane in scalar code: unused
+    /// lanes and missing second points are skipped, static sides are not stored.
     static func warmStartPass(_ bp: UnsafeBufferPointer<ContactBatch>, _ states: UnsafeMutablePointer<BodyState>,
                               masses: BodyMasses) {
         guard let base = bp.baseAddress else { return }
@@ -297,8 +302,11 @@ struct ContactSolver {
     }
 
     /// One pass of soft contact impulses: with `useBias` the solve (soft push-out of overlap),
-    /// without it the relax pass that removes the push-out velocity.
-    mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool) {
+    /// without it the relax pass that removes the push-out velocity; `reversed` sweeps the
+    /// batches last to first, which is the contacts' sequential order reversed (the schedule
+    /// keeps each body's contacts in contact order).
+    mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool,
+                        reversed: Bool = false) {
         let softness = self.softness
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
@@ -308,14 +316,16 @@ struct ContactSolver {
                 let m = mp.baseAddress!
                 if let b = bp.baseAddress, let d = sd.baseAddress,
                    kernel.runPass(b, d, count: bp.count, states, softness: softness, invH: invH, useBias: useBias,
-                                  masses: m) {
+                                  reversed: reversed, masses: m) {
                     return
                 }
                 // Two copies of the loop, each with `useBias` a constant.
                 if useBias {
-                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true, masses: m)
+                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: true, reversed: reversed,
+                                            masses: m)
                 } else {
-                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false, masses: m)
+                    ContactSolver.solvePass(bp, sd, states, softness, invH: invH, useBias: false, reversed: reversed,
+                                            masses: m)
                 }
             }
         } }
@@ -351,11 +361,13 @@ struct ContactSolver {
     static func solvePass(_ bp: UnsafeMutableBufferPointer<ContactBatch>, _ sd: UnsafeMutableBufferPointer<BatchSolve>,
                                   _ states: UnsafeMutablePointer<BodyState>,
                                   _ softness: (contact: Softness, static: Softness), invH: Double, useBias: Bool,
-                                  masses: BodyMasses) {
+                                  reversed: Bool = false, masses: BodyMasses) {
         let soft = SoftLanes(contact: softness.contact, static: softness.static, invH: invH,
-                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity), useBias: useBias,
+                             maxPush: Lanes(repeating: -PhysicsConstants.contactPushMaxVelocity),
+                             overRelaxation: Lanes(repeating: PhysicsConstants.relaxOverRelaxation), useBias: useBias,
                              masses: masses)
-        for n in 0..<bp.count {
+        for i in 0..<bp.count {
+            let n = reversed ? bp.count - 1 - i : i
             // One copy of the batch code per case, each with `masked` a constant.
             if all(bp[n].hasP2) {
                 solveBatch(&bp[n], &sd[n], states, soft: soft, masked: false)

@@ -13,21 +13,36 @@ public enum PhysicsConstants {
     public static let linearSlop = 0.5
     /// Contacts are created this far before shapes touch (4 slops), so they stop fast bodies.
     public static let speculativeDistance = 2.0
-    /// Sub-steps per step by default: 6, 720 sub-steps/s, so that contacts can be 180 Hz
-    /// (`contactHertz`); at 4 (Box2D v3's count) a 20-box tower of 40-point boxes sagged 3.25
-    /// points, and 5 allow 150 Hz, 0.54 point.
-    public static let substepCount = 6
-    /// Stiffness of contacts (Hz), capped at a quarter of the sub-step rate (Box2D v3.0's
-    /// `min(contactHertz, 0.25 × sub-step rate)`, an eighth in later versions): above it a
-    /// base-20 pyramid jitters and never pauses. A soft contact is a spring of the contact mass
-    /// times (2π f)², so a stack sags 2 N g / (2π f)² at a contact under N boxes: the 20-box
-    /// tower's top box moves 0.37 point at 180 Hz (3.25 at 60 Hz; Box2D v3's 30 Hz sags the same
-    /// tower, 0.4 m boxes at 10 m/s², 13.5 points).
-    public static let contactHertz = 180.0
+    /// Sub-steps per step by default: 5, 600 sub-steps/s, the fewest that hold a 20-box tower of
+    /// 40-point boxes within 0.5 point with 160 Hz contacts (0.45, its resting sag; the relax
+    /// pass's over-relaxation carries a stack's load up within the first frames, so it dips no
+    /// further on the way). At 4 (Box2D v3's count) the tower dips 0.57 point and a base-20
+    /// pyramid jitters for 5 s before it pauses; 6 cost 11-15 % more per step
+    /// (docs/experiments.md, "Fewer sub-steps for speed" and "Alternating sweeps").
+    public static let substepCount = 5
+    /// Contacts are at most this fraction of the sub-step rate (Hz per sub-step/s): 180 Hz at 600
+    /// sub-steps/s, above `contactHertz`. Box2D v3.0 caps at a quarter (an eighth in later
+    /// versions); the cap keeps contacts below where a pyramid jitters if the sub-step count is
+    /// lowered.
+    public static let contactHertzRateLimit = 0.3
+    /// Stiffness of contacts (Hz), capped at `contactHertzRateLimit` × the sub-step rate. A soft
+    /// contact is a spring of the contact mass times (2π f)², so a stack sags 2 N g / (2π f)² at
+    /// a contact under N boxes: the 20-box tower's top box moves 0.45 point at 160 Hz (0.36 at
+    /// 180 Hz, 3.25 at 60 Hz; Box2D v3's 30 Hz sags the same tower, 0.4 m boxes at 10 m/s², 13.5
+    /// points). At 5 sub-steps 165 Hz and stiffer keep the base-100 pyramid of 100-point boxes
+    /// jittering (boxes at 20 points/s after 8 s) and its top box creeping sideways; at 155-160
+    /// Hz it comes to rest.
+    public static let contactHertz = 160.0
     /// Damping ratio of contacts (Box2D v3: 10, strongly over-damped, no bounce from overlap):
-    /// 30 at 180 Hz and 720 sub-steps/s keeps the push-out rate ω / (2ζ + hω) at 18 /s, what
-    /// 60 Hz and 10 gave at 480 sub-steps/s, so overlaps recover as fast as before.
-    public static let contactDampingRatio = 30.0
+    /// 60 at 160 Hz and 600 sub-steps/s, a push-out rate ω / (2ζ + hω) of 8.3 /s (with 30 a
+    /// base-20 pyramid of 40-point boxes took longer to pause).
+    public static let contactDampingRatio = 60.0
+    /// The relax pass scales each touching point's normal impulse increment by this
+    /// (over-relaxed projected Gauss-Seidel): one sweep per sub-step carries the load of a
+    /// stack up further, so a tower built in place dips little more than its resting sag. The
+    /// increments are zero at rest, so where things settle is unchanged; 1.5 and more let
+    /// towers rock and sway at 4 sub-steps.
+    public static let relaxOverRelaxation = 1.25
     /// Stiffness of the soft position correction of rigid joints (Hz), capped at half the
     /// sub-step rate.
     public static let jointHertz = 120.0

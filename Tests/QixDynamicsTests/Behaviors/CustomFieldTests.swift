@@ -30,7 +30,7 @@ import Testing
 
     /// A spring field F = −k x with 100 k / m = (2π)²: a period of 1 s. From 100 points out at
     /// rest, the item is near −100 after half a period and near +100 after one. Like every field,
-    /// the force is taken at the start of each 1/120 s step and held over its six sub-steps,
+    /// the force is taken at the start of each 1/120 s step and held over its sub-steps,
     /// which puts the item 3 points short at the half period and 6 at the full one; the built-in
     /// spring field of the same law (strength 100 k) gives the same path.
     @Test func aSpringLikeFieldOscillatesWithItsPeriod() {

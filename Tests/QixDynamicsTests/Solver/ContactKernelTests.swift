@@ -126,8 +126,9 @@ import QixScenes
         return "record \(i / stride), byte \(i % stride): \(word(x)) vs \(word(y))"
     }
 
-    @Test(arguments: [true, false])
-    func randomBatchesGiveTheSwiftKernelsBits(useBias: Bool) {
+    /// Every pass, forwards and backwards (last batch first), gives the Swift kernel's bits.
+    @Test(arguments: [true, false], [false, true])
+    func randomBatchesGiveTheSwiftKernelsBits(useBias: Bool, reversed: Bool) {
         let softness = (contact: Softness.make(hertz: 60, zeta: 10, h: 1.0 / 480),
                         static: Softness.make(hertz: 120, zeta: 10, h: 1.0 / 480))
         for seed: UInt64 in [1, 2, 3, 0x9E37_79B9_7F4A_7C15] {
@@ -137,7 +138,7 @@ import QixScenes
             reference.batches.withUnsafeMutableBufferPointer { bp in reference.solve.withUnsafeMutableBufferPointer { sd in
                 reference.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
                     ContactSolver.solvePass(bp, sd, sp.baseAddress!, softness, invH: 480, useBias: useBias,
-                                            masses: mp.baseAddress!)
+                                            reversed: reversed, masses: mp.baseAddress!)
                 } }
             } }
             #expect(Self.bytes(reference.states) != Self.bytes(start.states))
@@ -146,14 +147,16 @@ import QixScenes
                 let ran = run.batches.withUnsafeMutableBufferPointer { bp in run.solve.withUnsafeMutableBufferPointer { sd in
                     run.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
                         kernel.runPass(bp.baseAddress!, sd.baseAddress!, count: bp.count, sp.baseAddress!,
-                                       softness: softness, invH: 480, useBias: useBias, masses: mp.baseAddress!)
+                                       softness: softness, invH: 480, useBias: useBias, reversed: reversed,
+                                       masses: mp.baseAddress!)
                     } }
                 } }
                 #expect(ran)
                 let differences = [Self.firstDifference(run.states, reference.states),
                                    Self.firstDifference(run.batches, reference.batches),
                                    Self.firstDifference(run.solve, reference.solve)]
-                #expect(differences == [nil, nil, nil], "\(kernel) (states, batches, solve data), seed \(seed)")
+                #expect(differences == [nil, nil, nil],
+                        "\(kernel) (states, batches, solve data), seed \(seed), reversed \(reversed)")
             }
         }
     }
@@ -178,6 +181,31 @@ import QixScenes
             }
             farthest = max(farthest, need)
             return farthest + 1
+        }
+    }
+
+    /// The C kernels' warm start (four lanes at a time) must give the scalar warm start's bits.
+    @Test func warmStartGivesTheScalarBits() {
+        for seed: UInt64 in [8, 9] {
+            let start = Self.randomPass(seed: seed, batchCount: 300, bodyCount: 40)
+            var reference = start
+            let masses = start.masses
+            reference.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
+                start.batches.withUnsafeBufferPointer { bp in
+                    ContactSolver.warmStartPass(bp, sp.baseAddress!, masses: mp.baseAddress!)
+                }
+            } }
+            #expect(Self.bytes(reference.states) != Self.bytes(start.states))
+            for kernel in Self.cKernels {
+                var run = start
+                let ran = run.states.withUnsafeMutableBufferPointer { sp in masses.withUnsafeBufferPointer { mp in
+                    start.batches.withUnsafeBufferPointer { bp in
+                        kernel.runWarmStart(bp.baseAddress!, count: bp.count, sp.baseAddress!, masses: mp.baseAddress!)
+                    }
+                } }
+                #expect(ran)
+                #expect(Self.firstDifference(run.states, reference.states) == nil, "\(kernel), seed \(seed)")
+            }
         }
     }
 
