@@ -36,9 +36,11 @@ public enum AiringsBuilder {
     /// the gap between them is at most `gap` seconds; an airing that reaches the end of a
     /// recording continues one that starts the next recording of the same channel when
     /// the two recordings abut (within `gap`) in wall-clock time. Ordered by recording
-    /// path, then start, then ID.
+    /// path, then start, then ID. `recordings` adds those with no detection of their own:
+    /// an airing found across a junction (stored with the recording after it, at a negative
+    /// start) is given to the recording it starts in, which may be one of them.
     public static func airings(_ detections: [(recording: StoredRecording, detection: ScanDetection)],
-                               gap: Double = 2.0) -> [Airing] {
+                               recordings: [StoredRecording] = [], gap: Double = 2.0) -> [Airing] {
         var byRecording: [String: (StoredRecording, [ScanDetection])] = [:]
         for (recording, detection) in detections {
             byRecording[recording.file.path, default: (recording, [])].1.append(detection)
@@ -47,7 +49,9 @@ public enum AiringsBuilder {
         for (path, (recording, list)) in byRecording {
             perRecording[path] = mergeWithin(recording, list.sorted { ($0.start, $0.message) < ($1.start, $1.message) }, gap: gap)
         }
-        joinAcrossRecordings(&perRecording, recordings: byRecording.mapValues(\.0), gap: gap)
+        var stored = byRecording.mapValues(\.0)
+        for recording in recordings where stored[recording.file.path] == nil { stored[recording.file.path] = recording }
+        joinAcrossRecordings(&perRecording, recordings: stored, gap: gap)
         return perRecording.keys.sorted().flatMap { path in
             perRecording[path]!.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
         }
@@ -88,6 +92,11 @@ public enum AiringsBuilder {
             var open: [String: (absoluteStart: Double, absoluteEnd: Double, airing: Airing)] = [:]
             func close(_ entry: (absoluteStart: Double, absoluteEnd: Double, airing: Airing)) {
                 var airing = entry.airing
+                if airing.start < 0, let home = recording(covering: entry.absoluteStart, in: group) {
+                    // Found across a junction, before the recording it was stored with.
+                    airing.recording = home.path
+                    airing.start = ((entry.absoluteStart - home.origin) * 1000).rounded() / 1000
+                }
                 // Epoch seconds carry ~1e-7 s of rounding: keep the millisecond the detector resolves.
                 airing.end = ((airing.start + (entry.absoluteEnd - entry.absoluteStart)) * 1000).rounded() / 1000
                 airings[airing.recording, default: []].append(airing)
@@ -104,5 +113,14 @@ public enum AiringsBuilder {
             }
             for id in open.keys.sorted() { close(open[id]!) }
         }
+    }
+
+    /// The recording of `group` whose decoded span holds the wall-clock second `time`: the
+    /// latest to start, where two overlap.
+    private static func recording(covering time: Double, in group: [StoredRecording]) -> (path: String, origin: Double)? {
+        group.compactMap { r in r.coveredSpan.map { (path: r.file.path, span: $0) } }
+            .filter { $0.span.contains(time) }
+            .max { ($0.span.lowerBound, $0.path) < ($1.span.lowerBound, $1.path) }
+            .map { ($0.path, $0.span.lowerBound) }
     }
 }

@@ -39,7 +39,10 @@ public struct WatermarkRecordingAnalyzer: Sendable {
     /// Detects every ID in the file at `path`; errors name the file or the unusable
     /// parameter. `progress` receives the seconds decoded so far and the seconds the
     /// header declares (0 when unknown), every `progressInterval` seconds of audio.
-    public func analyze(path: String, progress: (_ decoded: Double, _ declared: Double) -> Void = { _, _ in }) throws -> RecordingAnalysis {
+    /// With a `junction`, airings that cross from the channel's previous recording into
+    /// this one are also looked for across the join, and start before 0 s.
+    public func analyze(path: String, after junction: RecordingJunction? = nil,
+                        progress: (_ decoded: Double, _ declared: Double) -> Void = { _, _ in }) throws -> RecordingAnalysis {
         let reader = try AudioFileReader(path: path)
         // The detector listens to the channel mix: read it as such (one pass from FLAC's integers).
         let recording = try RecordingDetector(detectors: keys.map { WatermarkDetector(key: $0, expected: expected) },
@@ -56,16 +59,22 @@ public struct WatermarkRecordingAnalyzer: Sendable {
             }
         }
         let duration = Double(reader.framesRead) / rate
-        return RecordingAnalysis(duration: duration, detections: detections(recording, duration: duration),
+        var found = detections(recording, duration: duration)
+        if let junction {
+            found = (found + detectionsAcross(junction, path: path, rate: reader.info.sampleRate, channels: reader.info.channels))
+                .sorted { ($0.start, $0.message) < ($1.start, $1.message) }
+        }
+        return RecordingAnalysis(duration: duration, detections: found,
                                  damage: reader.damageReport, declaredDuration: declaredLoss(reader, duration: duration))
     }
 
-    /// Every key's detections in time order, each naming its key by its place in `keys`.
-    private func detections(_ recording: RecordingDetector, duration: Double) -> [ScanDetection] {
+    /// Every key's detections in time order, each naming its key by its place in `keys`,
+    /// with times moved `shift` seconds.
+    func detections(_ recording: RecordingDetector, duration: Double, shift: Double = 0) -> [ScanDetection] {
         // Milliseconds and hundredths are what the detector resolves; more digits are noise.
         recording.finishEach(duration: duration).enumerated().flatMap { index, found in
             found.map { d in
-                ScanDetection(message: d.hex, start: Self.round(d.start, 1000), end: Self.round(d.end, 1000),
+                ScanDetection(message: d.hex, start: Self.round(d.start + shift, 1000), end: Self.round(d.end + shift, 1000),
                               score: Self.round(d.score, 100), keyIndex: index)
             }
         }.sorted { ($0.start, $0.message) < ($1.start, $1.message) }

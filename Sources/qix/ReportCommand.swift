@@ -91,7 +91,7 @@ struct ReportCommand: ParsableCommand {
             }
             return
         }
-        var airings = AiringsBuilder.airings(try store.detections())
+        var airings = AiringsBuilder.airings(try store.detections(), recordings: try store.recordings())
         if lower != nil || upper != nil {
             airings = airings.filter { airing in
                 guard let start = airing.wallclockStart else { return false }

@@ -95,9 +95,11 @@ struct ScanCommand: ParsableCommand {
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let analyzer = try WatermarkRecordingAnalyzer(keys: keys.map(\.key), expected: expected)
         let tally = ScanKeyTally(paths: keys.map { $0.path ?? "public test key" })
+        // From the whole catalog: a shard reads on from predecessors another shard scans.
+        let sequence = ChannelSequence(paths: catalog.paths, pattern: pattern)
         let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, pattern: pattern,
                                        jobs: workers, analyzeReporting: { path, progress in
-            let analysis = try analyzer.analyze(path: path, progress: progress)
+            let analysis = try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
             if let damage = analysis.damage { StandardError.warning(damage) }
             tally.add(analysis)
             return analysis

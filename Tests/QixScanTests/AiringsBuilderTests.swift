@@ -35,5 +35,20 @@ struct AiringsBuilderTests {
         #expect(airings[0].recording == "ch_1.flac" && airings[0].start == 3590 && airings[0].end == 3605 && airings[0].score == 9)
         #expect(airings[1].recording == "zz_2.flac")
     }
-}
 
+    @Test("an airing found across a junction starts in the recording before, which found nothing itself")
+    func acrossAJunction() {
+        let a = Self.recording("ch_1.flac", channel: "ch", start: "2026-11-21T10:00:00Z", duration: 3600, id: 1)
+        let b = Self.recording("ch_2.flac", channel: "ch", start: "2026-11-21T11:00:00Z", duration: 3600, id: 2)
+        let rows: [(StoredRecording, ScanDetection)] = [
+            (b, ScanDetection(message: "cafebabe", start: -4, end: 3, score: 6)),
+            (b, ScanDetection(message: "cafebabe", start: 0.01, end: 6, score: 9)),
+        ]
+        let airings = AiringsBuilder.airings(rows, recordings: [a, b])
+        #expect(airings.count == 1)
+        #expect(airings[0].recording == "ch_1.flac" && airings[0].start == 3596 && airings[0].end == 3606)
+        #expect(airings[0].wallclockStart?.iso8601 == "2026-11-21T10:59:56Z" && airings[0].score == 9)
+        // Without the recording before, it stays with the one it was found in.
+        #expect(AiringsBuilder.airings(rows).map(\.start) == [-4])
+    }
+}

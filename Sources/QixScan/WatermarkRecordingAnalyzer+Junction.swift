@@ -1,0 +1,56 @@
+import QixAudio
+import QixWatermark
+
+extension WatermarkRecordingAnalyzer {
+    /// Seconds read from each side of a junction: the end of the predecessor and the start
+    /// of the recording. A spot of 10 s cut 4 s from the end of an hour leaves a piece too
+    /// short to decode alone at the mark's depth, and the whole spot fits in this span.
+    static let junctionSeconds = 20.0
+    /// How far the predecessor's length may differ from the gap between the two starts for
+    /// the two to count as one programme (names and sidecars give whole seconds).
+    static let junctionTolerance = 1.0
+
+    /// Detections that cross from the end of `junction.predecessor` into the recording at
+    /// `path`, found in the two read as one, in this recording's time (they start before 0).
+    /// What lies on one side only is each recording's own to report. A predecessor that
+    /// cannot be read, seeked, or that does not abut this recording gives none: its own
+    /// scan reports its faults, and the recording is scanned as if it stood alone.
+    func detectionsAcross(_ junction: RecordingJunction, path: String, rate: Int, channels: Int) -> [ScanDetection] {
+        guard let (joined, lead) = try? joinedDetector(junction, path: path, rate: rate, channels: channels) else { return [] }
+        return detections(joined.detector, duration: joined.seconds, shift: -lead)
+            .filter { $0.start < 0 && $0.end > 0 }
+    }
+
+    /// A detector fed the end of the predecessor and the start of the recording, the seconds
+    /// it was fed, and the seconds of that which came from the predecessor.
+    private func joinedDetector(_ junction: RecordingJunction, path: String, rate: Int,
+                                channels: Int) throws -> ((detector: RecordingDetector, seconds: Double), Double)? {
+        let before = try AudioFileReader(path: junction.predecessor)
+        guard before.info.sampleRate == rate, before.info.channels == channels, before.info.frames > 0,
+              abs(Double(before.info.frames) / Double(rate) - junction.offset) <= Self.junctionTolerance else { return nil }
+        let span = Int64(Self.junctionSeconds * Double(rate))
+        let lead = min(before.info.frames, span)
+        try before.seek(toFrame: before.info.frames - lead)
+        let detector = try RecordingDetector(detectors: keys.map { WatermarkDetector(key: $0, expected: expected) },
+                                             inputRate: rate, channels: channels)
+        // A predecessor cut short of its header's length does not reach this recording.
+        guard try Self.feed(before, frames: lead, to: detector) == lead else { return nil }
+        let after = try AudioFileReader(path: path)
+        let fed = try Self.feed(after, frames: span, to: detector)
+        let seconds = Double(lead + fed) / Double(rate)
+        return ((detector, seconds), Double(lead) / Double(rate))
+    }
+
+    /// Feeds up to `frames` frames of `reader` to `detector`; returns how many there were.
+    private static func feed(_ reader: AudioFileReader, frames: Int64, to detector: RecordingDetector) throws -> Int64 {
+        var samples: [Float] = []
+        var fed: Int64 = 0
+        while fed < frames {
+            let got = try reader.read(frames: Int(min(frames - fed, 65_536)), into: &samples)
+            if got == 0 { break }
+            samples.withUnsafeBufferPointer { detector.feed($0) }
+            fed += Int64(got)
+        }
+        return fed
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import QixAudio
+import QixScan
+import QixTestSupport
+import QixWatermark
+import Testing
+
+/// Spots cut in two by a recorder's file boundary: the channel's recordings are read on
+/// from one to the next, so the airing starts where the spot does.
+@Suite struct RecordingJunctionTests {
+    /// Each recording joins the channel's recording that started last before it; other
+    /// channels, unnamed files and a duplicated start join nothing.
+    @Test func sequenceJoinsEachChannelsRecordingsInTimeOrder() {
+        let paths = ["/a/ch1_20260101_010000.flac", "/a/ch1_20260101_000000.flac", "/a/ch2_20260101_003000.flac",
+                     "/a/ch1_20260101_020000.flac", "/a/notes.flac", "/a/ch2_20260101_003000.wav"]
+        let sequence = ChannelSequence(paths: paths, pattern: .standard)
+        #expect(sequence.junction(before: "/a/ch1_20260101_000000.flac") == nil)
+        #expect(sequence.junction(before: "/a/ch1_20260101_010000.flac")
+                == RecordingJunction(predecessor: "/a/ch1_20260101_000000.flac", offset: 3600))
+        #expect(sequence.junction(before: "/a/ch1_20260101_020000.flac")?.predecessor == "/a/ch1_20260101_010000.flac")
+        #expect(sequence.junction(before: "/a/ch2_20260101_003000.flac") == nil)
+        #expect(sequence.junction(before: "/a/ch2_20260101_003000.wav") == nil)
+        #expect(sequence.junction(before: "/a/notes.flac") == nil)
+    }
+
+    /// A spot whose first 2.5 s end one recording and whose rest opens the next is one
+    /// airing that starts in the first recording where the spot starts, scanned in either
+    /// order and one recording at a time (as two shards would).
+    @Test func findsASpotCutByTheHour() throws {
+        let key = WatermarkKey.publicTestKey
+        let rate = 16_000
+        let speech = try Self.corpus("a05", seconds: 24, rate: rate)
+        let spot = try Resampler.resample(WatermarkEmbedder(key: key, payload: WatermarkPayload(message: 0x5eed_cafe))
+            .embed(Self.corpus("a01", seconds: 10, rate: 48_000)), to: rate)
+        let cut = Int(1.5 * Double(rate))
+        var first = speech.slice(frames: 0..<(33 * rate / 2))
+        first.samples += spot.samples.prefix(cut)
+        var second = spot.slice(frames: cut..<spot.frameCount)
+        second.samples += speech.samples.suffix(12 * rate)
+        let directory = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // 18 s, then the next recording from 00:00:18.
+        let paths = [directory + "/ch_20260101_000000.flac", directory + "/ch_20260101_000018.flac"]
+        try AudioFileWriter.write(first, to: paths[0])
+        try AudioFileWriter.write(second, to: paths[1])
+        for (run, order) in [paths, paths.reversed()].enumerated() {
+            let database = try AiringsDatabase(path: directory + "/\(run).sqlite")
+            let analyzer = WatermarkRecordingAnalyzer(key: key)
+            let sequence = ChannelSequence(paths: paths, pattern: .standard)
+            let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, jobs: 1,
+                                           analyzeReporting: { path, progress in
+                try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
+            })
+            for path in order { _ = try scanner.scan([path], run: ScanFixtures.run(), report: { _, _ in }) }
+            let airings = try AiringsBuilder.airings(database.detections(), recordings: database.recordings())
+            #expect(airings.map(\.id) == ["5eedcafe"])
+            guard let airing = airings.first else { continue }
+            #expect(airing.recording == paths[0])
+            #expect(abs(airing.start - 16.5) <= 0.5, "starts at \(airing.start)")
+            #expect(abs(airing.end - 26.5) <= 1.0, "ends at \(airing.end)")
+        }
+    }
+
+    static func corpus(_ prefix: String, seconds: Double, rate: Int) throws -> AudioBuffer {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestSignals.corpusClips).sorted()
+        guard let name = names.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }) else {
+            throw QixError("missing clip", parameter: prefix, "not in corpus/clips")
+        }
+        let buffer = try AudioFileReader.readAll(path: TestSignals.corpusClips + "/" + name)
+        let part = buffer.slice(frames: 0..<Int(seconds * Double(buffer.sampleRate)))
+        let mono = part.mixedToMono()
+        return mono.sampleRate == rate ? mono : try Resampler.resample(mono, to: rate)
+    }
+}
