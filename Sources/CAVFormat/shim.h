@@ -19,6 +19,8 @@ static inline int qix_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int qix_averror_eof(void) { return AVERROR_EOF; }
 /// AVSEEK_SIZE asks a custom I/O seek callback for the stream's size.
 static inline int qix_avseek_size(void) { return AVSEEK_SIZE; }
+/// AV_NOPTS_VALUE, a cast Swift cannot import: a timestamp that is not known.
+static inline int64_t qix_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 /// Where FFmpeg's error lines go, formatted. Swift cannot write a C function taking a
 /// va_list, so the log callback is C and hands each line on already printed.

@@ -377,6 +377,18 @@ public final class AudioFileReader {
         framesRead = frame
     }
 
+    /// Moves the read position to `frame`, or for inputs read through FFmpeg's libraries to
+    /// the packet at or before it (the decoder cannot seek to a sample); what is read next
+    /// runs from about there to the end. For the end of a long recording without reading it
+    /// all. After a rough move `framesRead` is an estimate.
+    public func seek(toAboutFrame frame: Int64) throws {
+        guard let libav else { return try seek(toFrame: frame) }
+        guard libav.seek(toAboutSeconds: Double(frame) / Double(info.sampleRate)) else {
+            throw AudioError("cannot seek", info.path, "the \(info.container) container does not seek")
+        }
+        framesRead = frame
+    }
+
     /// Reads a whole file into memory: a shortcut for clips and tests.
     public static func readAll(path: String) throws -> AudioBuffer {
         try AudioFileReader(path: path).readAll()

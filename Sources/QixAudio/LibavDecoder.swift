@@ -98,6 +98,26 @@ final class LibavDecoder {
         return written
     }
 
+    /// Moves to the packet at or before `seconds` from the stream's start, so that what is
+    /// read next runs from about there to the end; false where the container cannot seek.
+    /// The position is then known only roughly: the count of frames delivered, and so the
+    /// damage assessed at the end, no longer measure the whole input.
+    func seek(toAboutSeconds seconds: Double) -> Bool {
+        guard let format, let codec, let streams = format.pointee.streams,
+              let stream = streams[Int(streamIndex)] else { return false }
+        let base = stream.pointee.time_base
+        guard base.num > 0, base.den > 0 else { return false }
+        let origin = stream.pointee.start_time == qix_av_nopts_value() ? 0 : stream.pointee.start_time
+        let target = origin + Int64(max(0, seconds) * Double(base.den) / Double(base.num))
+        guard av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 else { return false }
+        avcodec_flush_buffers(codec)
+        pendingFrames = 0
+        pendingStart = 0
+        draining = false
+        finished = false
+        return true
+    }
+
     /// Probes the bytes (never the name) and reads the stream headers.
     private func openContainer() throws {
         _ = LibavLog.installed

@@ -13,7 +13,7 @@ extension WatermarkRecordingAnalyzer {
     /// Detections that cross from the end of `junction.predecessor` into the recording at
     /// `path`, found in the two read as one, in this recording's time (they start before 0).
     /// What lies on one side only is each recording's own to report. A predecessor that
-    /// cannot be read, seeked, or that does not abut this recording gives none: its own
+    /// cannot be read or seeked, or that does not abut this recording, gives none: its own
     /// scan reports its faults, and the recording is scanned as if it stood alone.
     func detectionsAcross(_ junction: RecordingJunction, path: String, rate: Int, channels: Int) -> [ScanDetection] {
         guard let (joined, lead) = try? joinedDetector(junction, path: path, rate: rate, channels: channels) else { return [] }
@@ -29,16 +29,37 @@ extension WatermarkRecordingAnalyzer {
         guard before.info.sampleRate == rate, before.info.channels == channels, before.info.frames > 0,
               abs(Double(before.info.frames) / Double(rate) - junction.offset) <= Self.junctionTolerance else { return nil }
         let span = Int64(Self.junctionSeconds * Double(rate))
-        let lead = min(before.info.frames, span)
-        try before.seek(toFrame: before.info.frames - lead)
+        // A predecessor cut short of its header's length does not reach this recording.
+        guard let end = try Self.tail(of: before, frames: min(before.info.frames, span)) else { return nil }
+        let lead = Int64(end.count / channels)
         let detector = try RecordingDetector(detectors: keys.map { WatermarkDetector(key: $0, expected: expected) },
                                              inputRate: rate, channels: channels)
-        // A predecessor cut short of its header's length does not reach this recording.
-        guard try Self.feed(before, frames: lead, to: detector) == lead else { return nil }
+        end.withUnsafeBufferPointer { detector.feed($0) }
         let after = try AudioFileReader(path: path)
         let fed = try Self.feed(after, frames: span, to: detector)
         let seconds = Double(lead + fed) / Double(rate)
         return ((detector, seconds), Double(lead) / Double(rate))
+    }
+
+    /// Seconds read before the tail where the decoder seeks only to a packet at or before a
+    /// time (FFmpeg's libraries: MP4 and MPEG-TS land on a packet, ADTS on an estimate).
+    static let seekSlack = 5.0
+
+    /// The last `frames` frames of `reader`, interleaved, read from a little before them to
+    /// the end; nil when the input ends short of them (a cut file) or cannot seek. A tenth of
+    /// a second may lack, as where the whole of a short input is wanted: a compressed stream's
+    /// stated length and its decoded one differ by the encoder's delay and padding.
+    private static func tail(of reader: AudioFileReader, frames: Int64) throws -> [Float]? {
+        let slack = Int64(seekSlack * Double(reader.info.sampleRate))
+        try reader.seek(toAboutFrame: max(0, reader.info.frames - frames - slack))
+        let width = Int(frames) * reader.info.channels
+        var kept: [Float] = [], block: [Float] = []
+        while try reader.read(frames: 65_536, into: &block) > 0 {
+            kept += block
+            if kept.count > 2 * width { kept.removeFirst(kept.count - width) }
+        }
+        let shortfall = reader.info.sampleRate / 10 * reader.info.channels
+        return kept.count + shortfall >= width ? Array(kept.suffix(width)) : nil
     }
 
     /// Feeds up to `frames` frames of `reader` to `detector`; returns how many there were.

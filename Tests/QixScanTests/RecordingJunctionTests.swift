@@ -23,10 +23,12 @@ import Testing
         #expect(sequence.junction(before: "/a/notes.flac") == nil)
     }
 
-    /// A spot whose first 2.5 s end one recording and whose rest opens the next is one
+    /// A spot whose first 1.5 s end one recording and whose rest opens the next is one
     /// airing that starts in the first recording where the spot starts, scanned in either
-    /// order and one recording at a time (as two shards would).
-    @Test func findsASpotCutByTheHour() throws {
+    /// order and one recording at a time (as two shards would): in FLAC, and in AAC in MP4,
+    /// where the end of the first is found by seeking to a packet.
+    @Test(arguments: ["flac", "m4a"])
+    func findsASpotCutByTheHour(_ format: String) throws {
         let key = WatermarkKey.publicTestKey
         let rate = 16_000
         let speech = try Self.corpus("a05", seconds: 24, rate: rate)
@@ -40,9 +42,13 @@ import Testing
         let directory = try TestSignals.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // 18 s, then the next recording from 00:00:18.
-        let paths = [directory + "/ch_20260101_000000.flac", directory + "/ch_20260101_000018.flac"]
-        try AudioFileWriter.write(first, to: paths[0])
-        try AudioFileWriter.write(second, to: paths[1])
+        let paths = [directory + "/ch_20260101_000000.\(format)", directory + "/ch_20260101_000018.\(format)"]
+        for (path, audio) in zip(paths, [first, second]) {
+            guard format != "flac" else { try AudioFileWriter.write(audio, to: path); continue }
+            // AAC through FFmpeg's libraries, which seek only to a packet.
+            try AudioFileWriter.write(audio, to: path + ".wav")
+            try FFmpegTool.encode(path + ".wav", to: path, ["-c:a", "aac", "-b:a", "64k"])
+        }
         for (run, order) in [paths, paths.reversed()].enumerated() {
             let database = try AiringsDatabase(path: directory + "/\(run).sqlite")
             let analyzer = WatermarkRecordingAnalyzer(key: key)
