@@ -2,7 +2,9 @@
 /// speed and frame offset known, every hop of the audio can be scored against the
 /// frame's full chip pattern.
 ///
-/// In three stages. The core is the run of hops whose summed score, minus half the marked
+/// The speed is refined first (`refinedSpeed`): the search reads it on a coarse grid, and a
+/// grid read at a speed a little off drifts away from the mark towards the stretch's edges.
+/// Then three stages. The core is the run of hops whose summed score, minus half the marked
 /// mean, is largest: it finds the stretch where the mark is strong. A host's quiet passage
 /// carries a mark too weak for that threshold (vinyl ambience scores a quarter of its
 /// loud stretches), so each edge is then carried outwards, half a second at a time, as
@@ -36,10 +38,11 @@ struct MarkLocator {
         let lower = max(spectra.firstHop, hops.lowerBound - margin)
         let upper = min(spectra.endHop, hops.upperBound + margin)
         guard upper - lower > 2 * P.hopsPerSlot else { return hops }
-        let stats = scale.statistics(spectra, hops: lower..<upper, floors: floors)
+        let guess = max(0, hops.lowerBound - lower)..<max(0, min(upper - lower, hops.upperBound - lower))
+        let (scale, offset, stats) = refinedSpeed(spectra, lower: lower, upper: upper, guess: guess, chips: chips,
+                                                  scale: scale, offset: offset, floors: floors)
         let scores = LocatorScores(stats: stats, scale: unitScales(stats), lower: lower, chips: chips,
                                    dataTiles: dataTiles, speed: scale.speed, offset: offset)
-        let guess = max(0, hops.lowerBound - lower)..<max(0, min(scores.count, hops.upperBound - lower))
         guard let core = strongRun(scores.total, guess: guess) else { return hops }
         let start = frameStart(extendedEdge(core.lowerBound, outwards: -1, scores), scores, lower: lower,
                                speed: scale.speed, offset: offset)

@@ -165,6 +165,25 @@ struct WatermarkDetectorTests {
         }
     }
 
+    /// A spot played 2 % fast is read at the search's nearest speed, 1.015; over a 15 s
+    /// spot the frame grid read at that speed drifts 2 slots, so the spot's first and last
+    /// seconds score too little to be reached. The locator refines the speed and finds both.
+    @Test func locatesASpotPlayedFast() throws {
+        let speech = try TestSignals.corpus("a05", seconds: 24)
+        for host in ["a01", "a02", "a03"] {
+            let fast = try Resampler.changeSpeed(try marked(host, seconds: 15), by: 1.02).mixedToMono()
+            let spot = try Resampler.resample(fast, to: speech.sampleRate)
+            var audio = speech.slice(frames: 0..<(10 * speech.sampleRate))
+            audio.samples += spot.samples
+            audio.samples += speech.samples.suffix(from: 12 * speech.sampleRate)
+            let found = try WatermarkDetector(key: key).detect(audio)
+            #expect(found.map(\.message) == [message])
+            if let d = found.first {
+                #expect(abs(d.start - 10) <= 0.05 && abs(d.end - 10 - 15 / 1.02) <= 0.5, "\(host): \(d.start)-\(d.end)")
+            }
+        }
+    }
+
     /// A spot that ends in a quiet passage (a09, vinyl ambience, is quiet from its 8th
     /// second on) ends where it ends: its weak last seconds score above their own noise,
     /// though far under the strong run's threshold, which alone ended all three at 8 s.
