@@ -161,7 +161,7 @@ struct MarkLocator {
     /// `end` (local to the stretch that starts at global hop `lower`; the airing found starts
     /// at `start`) carried to the splice (`splice(_:in:)`) within `spliceReach` beyond it, when
     /// the mark holds over the whole stretch up to it or the stretch is a quiet tail
-    /// (`quietTail`). Ends only: carried back the same way, starts went 0.53-0.84 s early on 4
+    /// (`quietTail`) that the audio after the splice is louder than. Ends only: carried back the same way, starts went 0.53-0.84 s early on 4
     /// of 600 spots (to a change in the programme before the spot) and 1 was fixed.
     static func splicedEnd(_ end: Int, after start: Int, _ scores: LocatorScores, _ spectra: HopSpectra,
                            lower: Int) -> Int {
@@ -178,7 +178,11 @@ struct MarkLocator {
         if scores.block(end..<(end + hop)).z >= spliceEvidence { return end + hop }
         guard start < end else { return end }
         let airing = HostChange(spectra, hops: (lower + start)..<(lower + end)).medianHopLevel()
-        return host.powerLevel(0..<hop) <= airing - quietTail ? end + hop : end
+        let tail = host.powerLevel(0..<hop)
+        // A spot's quiet tail gives way to a programme louder than it; a quiet programme after
+        // a loud spot reads as a tail too, and its "splice" is then a pause in it, down.
+        let after = host.powerLevel(hop..<min(hop + spliceAfterHops, host.count))
+        return tail <= airing - quietTail && after > tail ? end + hop : end
     }
 
     /// The largest change among `candidates` (hops of `host`, which starts at the end) that is

@@ -74,6 +74,15 @@ import Testing
         #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 100)
     }
 
+    @Test func doesNotCarryIntoQuieterSpeechToAPauseInIt() {
+        // A loud spot ends at 100 into speech 20 dB under it, which pauses (1e-7) from 140 for
+        // 0.64 s: the speech reads as a quiet tail and the pause as a lasting splice, but the
+        // splice goes down, into a pause, where a spot's tail gives way to a louder programme.
+        let scores = Self.scores(hops: 260) { h in h < 100 ? 3 : 0 }
+        let spectra = Self.spectra(hops: 260) { h, _ in h < 100 ? 1e-2 : (140..<180).contains(h) ? 1e-7 : 1e-4 }
+        #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 100)
+    }
+
     @Test func hopLevelsReadTheBandLevels() {
         let spectra = Self.spectra(hops: 30) { h, _ in h < 20 ? 1e-2 : 1e-4 }
         let host = HostChange(spectra, hops: 0..<30)

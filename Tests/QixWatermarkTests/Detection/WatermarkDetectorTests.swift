@@ -184,6 +184,20 @@ struct WatermarkDetectorTests {
         }
     }
 
+    /// A loud spot followed by quieter speech ends where it ends: the speech is 15 dB and more
+    /// under the rock spot, so it read as the spot's quiet tail, and the end was carried 0.98 s
+    /// into it, to a pause in the speech.
+    @Test func locatesTheEndOfALoudSpotBeforeQuieterSpeech() throws {
+        let speech = try TestSignals.corpus("a05", seconds: 24)
+        let spot = try Resampler.resample(try marked("a01", seconds: 15).mixedToMono(), to: speech.sampleRate)
+        var audio = speech.slice(frames: 0..<(10 * speech.sampleRate))
+        audio.samples += spot.samples
+        audio.samples += speech.samples.suffix(from: 14 * speech.sampleRate)
+        let found = try WatermarkDetector(key: key).detect(audio)
+        #expect(found.map(\.message) == [message])
+        if let d = found.first { #expect(abs(d.start - 10) <= 0.02 && abs(d.end - 25) <= 0.5, "\(d.start)-\(d.end)") }
+    }
+
     /// A spot that ends in a quiet passage (a09, vinyl ambience, is quiet from its 8th
     /// second on) ends where it ends: its weak last seconds score above their own noise,
     /// though far under the strong run's threshold, which alone ended all three at 8 s.
