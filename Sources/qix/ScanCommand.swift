@@ -15,7 +15,9 @@ struct ScanCommand: ParsableCommand {
             re-scanned. Each recording is committed on its own, so an interrupted scan loses \
             only the recordings in flight: just run it again. Channel and wall-clock start come \
             from a sidecar RECORDING.json ({"channel": "...", "start": "ISO 8601"}) or from the \
-            file name through --name-pattern (UTC). Shards: --shard K/N (K from 1 to N), or \
+            file name through --name-pattern (UTC). A recording that starts where its channel's \
+            previous one ends is also searched together with that one's last 20 s, so a spot cut \
+            by the file boundary is one airing from where it starts. Shards: --shard K/N (K from 1 to N), or \
             --shard-count N with SLURM_ARRAY_TASK_ID (task K scans shard K/N, so submit \
             --array=1-N or any subset: stepped, sparse, re-submitted) or JOB_COMPLETION_INDEX \
             (0 to N-1); give each shard its own database and combine them with 'qix merge'. \
