@@ -13,6 +13,15 @@ struct WatermarkDetectorTests {
             .embed(TestSignals.corpus(prefix, seconds: seconds))
     }
 
+    /// `spot` aired in `speech`: after its first `lead` seconds, then the speech again from its
+    /// `resume`th second on.
+    static func aired(_ spot: AudioBuffer, after lead: Double, resumingAt resume: Int, of speech: AudioBuffer) -> AudioBuffer {
+        var audio = speech.slice(frames: 0..<Int(lead * Double(speech.sampleRate)))
+        audio.samples += spot.samples
+        audio.samples += speech.samples.suffix(from: resume * speech.sampleRate)
+        return audio
+    }
+
     /// The detector correlates with format 1's sync: format 1 peaks at the frame offset,
     /// format 2 (sync negated) dips there, and each polarity's best is found.
     @Test(arguments: WatermarkFormat.allCases)
@@ -153,10 +162,7 @@ struct WatermarkDetectorTests {
         for host in ["a01", "a02", "a03"] {
             for lead in [9.0, 10.3, 12.0] {
                 let spot = try Resampler.resample(try marked(host, seconds: 10).mixedToMono(), to: speech.sampleRate)
-                var audio = speech.slice(frames: 0..<Int(lead * Double(speech.sampleRate)))
-                audio.samples += spot.samples
-                audio.samples += speech.samples.suffix(from: 12 * speech.sampleRate)
-                let found = try WatermarkDetector(key: key).detect(audio)
+                let found = try WatermarkDetector(key: key).detect(Self.aired(spot, after: lead, resumingAt: 12, of: speech))
                 #expect(found.map(\.message) == [message])
                 if let d = found.first {
                     #expect(abs(d.start - lead) <= 0.02 && abs(d.end - lead - 10) <= 0.5, "\(host): \(d.start)-\(d.end) vs \(lead)")
@@ -173,10 +179,7 @@ struct WatermarkDetectorTests {
         for host in ["a01", "a02", "a03"] {
             let fast = try Resampler.changeSpeed(try marked(host, seconds: 15), by: 1.02).mixedToMono()
             let spot = try Resampler.resample(fast, to: speech.sampleRate)
-            var audio = speech.slice(frames: 0..<(10 * speech.sampleRate))
-            audio.samples += spot.samples
-            audio.samples += speech.samples.suffix(from: 12 * speech.sampleRate)
-            let found = try WatermarkDetector(key: key).detect(audio)
+            let found = try WatermarkDetector(key: key).detect(Self.aired(spot, after: 10, resumingAt: 12, of: speech))
             #expect(found.map(\.message) == [message])
             if let d = found.first {
                 #expect(abs(d.start - 10) <= 0.05 && abs(d.end - 10 - 15 / 1.02) <= 0.5, "\(host): \(d.start)-\(d.end)")
@@ -190,10 +193,7 @@ struct WatermarkDetectorTests {
     @Test func locatesTheEndOfALoudSpotBeforeQuieterSpeech() throws {
         let speech = try TestSignals.corpus("a05", seconds: 24)
         let spot = try Resampler.resample(try marked("a01", seconds: 15).mixedToMono(), to: speech.sampleRate)
-        var audio = speech.slice(frames: 0..<(10 * speech.sampleRate))
-        audio.samples += spot.samples
-        audio.samples += speech.samples.suffix(from: 14 * speech.sampleRate)
-        let found = try WatermarkDetector(key: key).detect(audio)
+        let found = try WatermarkDetector(key: key).detect(Self.aired(spot, after: 10, resumingAt: 14, of: speech))
         #expect(found.map(\.message) == [message])
         if let d = found.first { #expect(abs(d.start - 10) <= 0.02 && abs(d.end - 25) <= 0.5, "\(d.start)-\(d.end)") }
     }
@@ -205,10 +205,7 @@ struct WatermarkDetectorTests {
         let speech = try TestSignals.corpus("a05", seconds: 24)
         for seconds in [12.0, 14.0, 16.0] {
             let spot = try Resampler.resample(try marked("a09", seconds: seconds).mixedToMono(), to: speech.sampleRate)
-            var audio = speech.slice(frames: 0..<(8 * speech.sampleRate))
-            audio.samples += spot.samples
-            audio.samples += speech.samples.suffix(from: 12 * speech.sampleRate)
-            let found = try WatermarkDetector(key: key).detect(audio)
+            let found = try WatermarkDetector(key: key).detect(Self.aired(spot, after: 8, resumingAt: 12, of: speech))
             #expect(found.map(\.message) == [message])
             if let d = found.first {
                 #expect(abs(d.start - 8) <= 0.5 && abs(d.end - 8 - seconds) <= 0.5, "\(seconds) s: \(d.start)-\(d.end)")
