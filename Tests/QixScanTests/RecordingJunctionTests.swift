@@ -25,9 +25,10 @@ import Testing
 
     /// A spot whose first 1.5 s end one recording and whose rest opens the next is one
     /// airing that starts in the first recording where the spot starts, scanned in either
-    /// order and one recording at a time (as two shards would): in FLAC, and in AAC in MP4,
-    /// where the end of the first is found by seeking to a packet.
-    @Test(arguments: ["flac", "m4a"])
+    /// order and one recording at a time (as two shards would): in FLAC; in AAC in MP4, where
+    /// the end of the first is found by seeking to a packet; and in MPEG-TS cut from one
+    /// stream, as a recorder segments a broadcast.
+    @Test(arguments: ["flac", "m4a", "ts"])
     func findsASpotCutByTheHour(_ format: String) throws {
         let key = WatermarkKey.publicTestKey
         let rate = 16_000
@@ -43,12 +44,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // 18 s, then the next recording from 00:00:18.
         let paths = [directory + "/ch_20260101_000000.\(format)", directory + "/ch_20260101_000018.\(format)"]
-        for (path, audio) in zip(paths, [first, second]) {
-            guard format != "flac" else { try AudioFileWriter.write(audio, to: path); continue }
-            // AAC through FFmpeg's libraries, which seek only to a packet.
-            try AudioFileWriter.write(audio, to: path + ".wav")
-            try FFmpegTool.encode(path + ".wav", to: path, ["-c:a", "aac", "-b:a", "64k"])
-        }
+        try Self.record([first, second], as: paths, format: format)
         for (run, order) in [paths, paths.reversed()].enumerated() {
             let database = try AiringsDatabase(path: directory + "/\(run).sqlite")
             let analyzer = WatermarkRecordingAnalyzer(key: key)
@@ -64,6 +60,34 @@ import Testing
             #expect(airing.recording == paths[0])
             #expect(abs(airing.start - 16.5) <= 0.5, "starts at \(airing.start)")
             #expect(abs(airing.end - 26.5) <= 1.0, "ends at \(airing.end)")
+        }
+    }
+
+    /// Writes the two recordings: as FLAC; each encoded to AAC in MP4; or, for "ts", the two
+    /// encoded as one AAC stream in MPEG-TS and cut in two without re-encoding (at an AAC frame,
+    /// 64 ms at 16 kHz: within the junction's tolerance).
+    static func record(_ parts: [AudioBuffer], as paths: [String], format: String) throws {
+        switch format {
+        case "flac":
+            for (path, audio) in zip(paths, parts) { try AudioFileWriter.write(audio, to: path) }
+        case "ts":
+            var whole = parts[0]
+            whole.samples += parts[1].samples
+            let stream = paths[0] + ".whole.ts"
+            try AudioFileWriter.write(whole, to: stream + ".wav")
+            try FFmpegTool.encode(stream + ".wav", to: stream, ["-c:a", "aac", "-b:a", "64k"])
+            let seconds = Double(parts[0].frameCount) / Double(parts[0].sampleRate)
+            let pattern = paths[0] + ".part%d.ts"
+            try FFmpegTool.encode(stream, to: pattern, ["-c", "copy", "-f", "segment", "-segment_time", "\(seconds)",
+                                                        "-reset_timestamps", "1"])
+            for (index, path) in paths.enumerated() {
+                try FileManager.default.moveItem(atPath: paths[0] + ".part\(index).ts", toPath: path)
+            }
+        default:
+            for (path, audio) in zip(paths, parts) {
+                try AudioFileWriter.write(audio, to: path + ".wav")
+                try FFmpegTool.encode(path + ".wav", to: path, ["-c:a", "aac", "-b:a", "64k"])
+            }
         }
     }
 
