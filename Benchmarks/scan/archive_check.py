@@ -3,7 +3,8 @@
 recordings, 16 kHz mono FLAC named CHANNEL_YYYYMMDD_HHMMSS.flac), inserts marked spots at
 known wall-clock times (some attacked: sped up 2 %, band-limited and quieter, under
 crowd noise), scans it with `qix scan`, and checks `qix report --json`: every spot once,
-wall-clock start within 1 s, no other airings. Prints the scan's throughput.
+wall-clock start within 1 s, no other airings. Prints the scan's throughput, and the median
+and largest start error per kind of spot.
 
 With --boundaries N it measures airing boundaries instead: N seeded spots, each with a fresh
 key and ID, a corpus host looped to 15-60 s, inside a recording of other corpus audio with
@@ -140,13 +141,14 @@ def main():
         hh, mm, ss = t.split(":")
         return base + (int(hh) - 10) * 3600 + int(mm) * 60 + float(ss)
 
-    missing, late = [], []
+    missing, late, errors = [], [], {}
     for e in expected:
         hits = [x for x in airings if x["id"] == e["id"]]
         if len(hits) != 1:
             missing.append((e, len(hits)))
             continue
         error = abs(epoch(hits[0]["wallclock_start"]) - (base + e["start"]))
+        errors.setdefault(e["attack"], []).append(error)
         if error > 1.0 or hits[0]["channel"] != e["channel"]:
             late.append((e, hits[0]))
     extra = [x for x in airings if x["id"] not in {e["id"] for e in expected}]
@@ -157,6 +159,10 @@ def main():
           f"{hours * 3600 / max(cpu, 1e-9):.0f}x real time per CPU second; {hours * 60 / wall:.1f} h of audio per wall minute")
     print(f"found once with wall-clock start within 1 s: {len(expected) - len(missing) - len(late)}/{len(expected)}; "
           f"false airings: {len(extra)}")
+    for kind in attacks:
+        e = sorted(errors.get(kind, []))
+        if e:
+            print(f"  start error, {kind}: median {e[len(e) // 2]:.3f} s, max {e[-1]:.3f} s ({len(e)} found)")
     for e, n in missing:
         print(f"  {e['id']} ({e['attack']}, {e['channel']} +{e['start']} s): reported {n} times")
     for e, hit in late:
