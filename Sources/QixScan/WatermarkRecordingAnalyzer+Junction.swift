@@ -16,15 +16,24 @@ extension WatermarkRecordingAnalyzer {
     /// cannot be read or seeked, or that does not abut this recording, gives none: its own
     /// scan reports its faults, and the recording is scanned as if it stood alone.
     func detectionsAcross(_ junction: RecordingJunction, path: String, rate: Int, channels: Int) -> [ScanDetection] {
-        guard let (joined, lead) = try? joinedDetector(junction, path: path, rate: rate, channels: channels) else { return [] }
-        return detections(joined.detector, duration: joined.seconds, shift: -lead)
+        guard let joined = try? joinedStretch(junction, path: path, rate: rate, channels: channels) else { return [] }
+        return detections(joined.detector, duration: joined.seconds, shift: -joined.lead)
             .filter { $0.start < 0 && $0.end > 0 }
     }
 
-    /// A detector fed the end of the predecessor and the start of the recording, the seconds
-    /// it was fed, and the seconds of that which came from the predecessor.
-    private func joinedDetector(_ junction: RecordingJunction, path: String, rate: Int,
-                                channels: Int) throws -> ((detector: RecordingDetector, seconds: Double), Double)? {
+    /// The end of a predecessor and the start of a recording, fed to one detector.
+    private struct JoinedStretch {
+        /// The detector fed both.
+        let detector: RecordingDetector
+        /// Seconds fed.
+        let seconds: Double
+        /// Seconds of them that came from the predecessor.
+        let lead: Double
+    }
+
+    /// The end of the predecessor and the start of the recording fed to a detector; nil when
+    /// the two do not abut.
+    private func joinedStretch(_ junction: RecordingJunction, path: String, rate: Int, channels: Int) throws -> JoinedStretch? {
         let before = try AudioFileReader(path: junction.predecessor)
         guard before.info.sampleRate == rate, before.info.channels == channels, before.info.frames > 0,
               abs(Double(before.info.frames) / Double(rate) - junction.offset) <= Self.junctionTolerance else { return nil }
@@ -37,8 +46,7 @@ extension WatermarkRecordingAnalyzer {
         end.withUnsafeBufferPointer { detector.feed($0) }
         let after = try AudioFileReader(path: path)
         let fed = try Self.feed(after, frames: span, to: detector)
-        let seconds = Double(lead + fed) / Double(rate)
-        return ((detector, seconds), Double(lead) / Double(rate))
+        return JoinedStretch(detector: detector, seconds: Double(lead + fed) / Double(rate), lead: Double(lead) / Double(rate))
     }
 
     /// Seconds read before the tail where the decoder seeks only to a packet at or before a
