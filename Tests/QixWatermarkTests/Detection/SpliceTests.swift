@@ -2,7 +2,8 @@ import Testing
 @testable import QixWatermark
 
 /// `MarkLocator.splicedEnd`: an end that stops short of a splice is carried to it when the mark
-/// holds up to it or the stretch is the spot's quiet tail, and not to a pause in the next
+/// holds up to it, when the stretch is the spot's quiet tail, or when the mark is there, if
+/// weak, before a strong splice up into a louder programme; and not to a pause in the next
 /// programme's speech.
 @Suite struct SpliceTests {
     /// Hop spectra whose hop h has power `level(h, bin)` in every stored bin.
@@ -81,6 +82,17 @@ import Testing
         let scores = Self.scores(hops: 260) { h in h < 100 ? 3 : 0 }
         let spectra = Self.spectra(hops: 260) { h, _ in h < 100 ? 1e-2 : (140..<180).contains(h) ? 1e-7 : 1e-4 }
         #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == 100)
+    }
+
+    @Test func carriesAWeakMarkToAStrongSpliceUp() {
+        // The spot ends in a passage 10 dB under it (not a quiet tail) where MP3 left the mark
+        // z 0.8, and a programme 30 dB louder starts at 140: carried. A stretch that scores z
+        // 0.3, or a programme only 3 dB louder, is not.
+        for (mark, next, end) in [(Float(0.8), Float(1), 140), (0.3, 1, 100), (0.8, 2e-3, 100)] {
+            let scores = Self.scores(hops: 240) { h in h < 100 ? 3 : h < 140 ? mark : 0 }
+            let spectra = Self.spectra(hops: 240) { h, _ in h < 100 ? 1e-2 : h < 140 ? 1e-3 : next }
+            #expect(MarkLocator.splicedEnd(100, after: 0, scores, spectra, lower: 0) == end, "z \(mark), next \(next)")
+        }
     }
 
     @Test func hopLevelsReadTheBandLevels() {
