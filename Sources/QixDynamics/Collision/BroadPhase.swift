@@ -50,23 +50,38 @@ final class BroadPhase {
     /// Whether the last `findPairs` may have reported a pair more than once (a box whose cells
     /// share a bucket, or the full query): only then can two contacts have the same key.
     private(set) var pairsMayRepeat = false
+    /// The last emit, kept when this step's would give the same pairs.
+    private var emitted = EmittedPairs()
 
-    /// Appends candidate pairs (lower index first) of the `items` bodies to `pairs`.
+    /// How many pairs the last `findPairs` gave that it can reuse: a caller that leaves exactly
+    /// these at the start of `pairs` (and nothing after them) spares the broad phase ordering
+    /// them again in a step where they have not changed.
+    var reusablePairCount: Int { emitted.isValid ? emitted.count : 0 }
+
+    /// Sets `pairs` to the candidate pairs (lower index first) of the `items` bodies. `pairs`
+    /// must be empty or hold the `reusablePairCount` pairs of the last call, untouched.
     func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
+        let kept = pairs.count == reusablePairCount ? pairs.count : -1
         pairsMayRepeat = false
-        if n < 2 { return }
+        if n < 2 {
+            emitted.invalidate()
+            pairs.removeAll(keepingCapacity: true)
+            return
+        }
         defer { releaseStepScratch() }
         let invCell = 1 / cellSize
         let mask = prepareCells(bodies: bodies, items: items, invCell: invCell)
         let inside = candidatesValid && cellSize == candidateCellSize && items == candidateItems && boxesInsideFat(n)
+        if !inside { emitted.invalidate() }
         if !inside && !findCandidates(items: items, cellSize: cellSize, invCell: invCell, mask: mask) {
             // Boxes spanning many cells: the full query on this step's boxes, as it always was.
             candidatesValid = false
+            pairs.removeAll(keepingCapacity: true)
             fullQuery(items: items, mask: mask, pairs: &pairs)
             return
         }
-        emit(items: items, mask: mask, pairs: &pairs)
+        emit(items: items, mask: mask, pairs: &pairs, kept: kept)
     }
 
     /// Gives back what only one call reads (this step's boxes and cells, the query's pairs, the
@@ -221,7 +236,9 @@ final class BroadPhase {
 
     /// This step's pairs from the candidates: those whose boxes overlap, per first item ordered
     /// by corner cell (row, column) and other item, each repeated as often as the query would.
-    private func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+    /// `pairs` holds `kept` pairs (-1: not the last emit's); when the last emit's pairs are
+    /// certainly this step's (`EmittedPairs`), they stay as they are.
+    private func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>], kept: Int) {
         let n = items.count
         if selfCollides.count != n { collisionMask = -1 }
         selfCollides.setCount(n, filler: false)
@@ -229,9 +246,17 @@ final class BroadPhase {
         collisionHigh.setCount(n, filler: .zero)
         group.setCount(n, filler: 0)
         groupKey.setCount(n, filler: 0)
-        updateSharedBuckets(n: n, mask: mask)
+        let cellsChanged = updateSharedBuckets(n: n, mask: mask)
         collisionMask = mask
         let total = candidates.count
+        let sameOverlaps = emitted.recordOverlaps(candidates.base, total: total, lower: boxLower.base,
+                                                  upper: boxUpper.base)
+        if emitted.isValid && !cellsChanged && sameOverlaps && kept == emitted.count {
+            pairsMayRepeat = emitted.mayRepeat
+            return
+        }
+        pairs.removeAll(keepingCapacity: true)
+        defer { emitted.record(count: pairs.count, mayRepeat: pairsMayRepeat) }
         items.withUnsafeBufferPointer { items in
             var g = 0
             while g < total {
@@ -244,16 +269,20 @@ final class BroadPhase {
 
     /// Compares the buckets of the cells of the boxes that changed cells (or of every box when
     /// the table size changed): only those can have started or stopped sharing a bucket.
+    /// Returns whether any box changed cells or the table size changed.
     @inline(__always)
-    private func updateSharedBuckets(n: Int, mask: Int) {
+    private func updateSharedBuckets(n: Int, mask: Int) -> Bool {
         let low = cellLow.base, high = cellHigh.base
         let collides = selfCollides.base, knownLow = collisionLow.base, knownHigh = collisionHigh.base
         let known = collisionMask == mask
+        var changed = !known
         for k in 0..<n where !known || low[k] != knownLow[k] || high[k] != knownHigh[k] {
             collides[k] = BroadPhase.cellsShareBucket(low[k], high[k], mask)
             knownLow[k] = low[k]
             knownHigh[k] = high[k]
+            changed = true
         }
+        return changed
     }
 
     /// Puts the overlapping candidates of first item `k` (from candidate `g` on; `g` ends past

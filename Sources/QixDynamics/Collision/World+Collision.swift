@@ -94,7 +94,8 @@ extension World {
     /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
     /// movable item of its group whose box overlaps the boundary's.
     private func findCandidatePairs() {
-        pairs.removeAll(keepingCapacity: true)
+        // The broad phase's pairs of last step stay for it to reuse (the boundary pairs go).
+        pairs.removeLast(pairs.count - min(pairs.count, broadPhase.reusablePairCount))
         let items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
             let B = bp.baseAddress!
