@@ -267,7 +267,7 @@ extension World {
             p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
         if let impulses = old.impulses, let previous = old.find(a, b, key: key, index: index) {
-            warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)
+            warmStart(&p0, &p1, ids: ids, pointIDs: old.pointIDs[previous], impulses.points(of: previous))
         }
         c.initialize(to: ContactConstraint(a: a, b: b, normal: m.normal, pointCount: m.count, p0: p0, p1: p1))
         return ids
@@ -298,25 +298,24 @@ extension World {
     }
 
     /// Gives the new points `p0` and (with a count of 2) `p1` the impulses of last step's
-    /// contact `previous` at the points with the same feature id (`ids` and `pointIDs`: id0,
-    /// id1, count).
+    /// contact at the points with the same feature id (`ids` and `pointIDs`: id0, id1, count;
+    /// `previous`: that contact's impulses). When both old points have the id, the second's
+    /// are taken (the order in which a loop over the old points would set them).
     @inline(__always)
     private static func warmStart(_ p0: inout ContactPoint, _ p1: inout ContactPoint, ids: SIMD4<UInt32>,
-                                  from previous: Int, pointIDs o: SIMD4<UInt32>, _ impulses: ContactSolver.Impulses) {
-        let oldCount = Int(o[2])
-        let id0 = o[0], id1 = o[1]
-        for k in 0..<Int(ids[2]) {
-            let id = ids[k]
-            for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
-                let (normal, tangent) = impulses.of(previous, point: ok)
-                if k == 0 {
-                    p0.normalImpulse = normal
-                    p0.tangentImpulse = tangent
-                } else {
-                    p1.normalImpulse = normal
-                    p1.tangentImpulse = tangent
-                }
+                                  pointIDs o: SIMD4<UInt32>, _ previous: ContactSolver.Impulses.Points) {
+        let oldCount = o[2], count = ids[2]
+        if oldCount == 0 || count == 0 { return }
+        // Written out for one or two points on each side (a loop over SIMD lanes spilled them
+        // to the stack: 87 instructions a pair on the base-20 pyramid).
+        @inline(__always) func take(_ id: UInt32, _ p: inout ContactPoint) {
+            if oldCount > 1 && o[1] == id {
+                (p.normalImpulse, p.tangentImpulse) = previous.second
+            } else if o[0] == id {
+                (p.normalImpulse, p.tangentImpulse) = previous.first
             }
         }
+        take(ids[0], &p0)
+        if count > 1 { take(ids[1], &p1) }
     }
 }
