@@ -161,7 +161,8 @@ void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBa
 /// 1 when this CPU (and OS) runs AVX2 code, else 0; always 0 off x86-64.
 int32_t qix_contact_avx2_supported(void);
 
-// The narrow phase's box manifold, built and picked the same way.
+// The narrow phase's box manifold, built and picked the same way, and its contact records.
 #include "BoxManifold.h"
+#include "BoxContacts.h"
 
 #endif

@@ -62,6 +62,9 @@ struct BoxManifolds {
                      0.1 * PhysicsConstants.linearSlop, results)
         }
 
+        /// The C records of pairs `k...` (after `run`), for the C contact writer (`BoxContacts`).
+        func records(from k: Int) -> UnsafePointer<QixBoxManifold> { UnsafePointer(results + k) }
+
         /// `Collide.clipPolygons` of pair `k` (after `run`).
         @inline(__always)
         func manifold(_ k: Int) -> Manifold {

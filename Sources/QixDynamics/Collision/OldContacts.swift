@@ -14,7 +14,8 @@ extension World {
         let impulses: ContactSolver.Impulses?
         let bodyCount: Int
         private var table: PairTable?
-        private var shift = 0
+        /// The offset of the last contact found away from its index (where the next is guessed).
+        private(set) var shift = 0
 
         /// Last step's contacts with these keys, point ids and impulses, among `bodyCount` bodies.
         init(keys: UnsafeBufferPointer<UInt64>, keysMayRepeat: Bool, pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>,

@@ -1,3 +1,5 @@
+internal import CContactKernel
+
 /// Collision detection of a world step: placing the shapes, bounding boxes, the broad phase and
 /// the narrow phase that turns candidate pairs into contacts (warm-started from last step's).
 extension World {
@@ -191,16 +193,17 @@ extension World {
 
     /// Turns the candidate pairs into contacts, in pair order, written to `out` (records, keys,
     /// point ids, and the keys of the touching ones); returns how many contacts and touching
-    /// ones, and whether a key differs from last step's at the same index. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
-    /// manifolds from the C lanes first, then every pair of the chunk becomes a contact.
+    /// ones, and whether a key differs from last step's at the same index. A chunk of pairs at a
+    /// time: the pairs of two boxes (most of them) get their manifolds from the C lanes first,
+    /// then every pair of the chunk becomes a contact (runs of box pairs through the C writer).
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
         _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: inout OldContacts,
         into out: NarrowPhaseOutput
     ) -> NarrowPhaseCounts {
         let C = colliders
-        var found = 0, touching = 0
-        var differ = false
+        var counts: NarrowPhaseCounts = (0, 0, false)
+        var writer = boxes != nil ? BoxContacts(old: old, into: out) : nil
         for first in stride(from: 0, to: pairs.count, by: narrowChunk) {
             let end = min(first + narrowChunk, pairs.count)
             if let boxes {
@@ -214,29 +217,58 @@ extension World {
                 }
                 boxes.run(count: n)
             }
-            var n = 0
-            for k in first..<end {
+            var n = 0, k = first
+            while k < end {
+                if let boxes, var w = writer, C[Int(pairs[k].x)].isRectangle && C[Int(pairs[k].y)].isRectangle {
+                    let stop = writeBoxRun(pairs, from: k, to: end, C, boxes.records(from: n), &w, &counts,
+                                           shift: old.shift)
+                    writer = w
+                    n += stop - k
+                    k = stop
+                    if k == end || !(C[Int(pairs[k].x)].isRectangle && C[Int(pairs[k].y)].isRectangle) { continue }
+                }
                 let a = Int(pairs[k].x), b = Int(pairs[k].y)
                 var box: Manifold?
                 if let boxes, C[a].isRectangle && C[b].isRectangle {
                     box = boxes.manifold(n)
                     n += 1
                 }
-                let c = out.contacts + found
+                let c = out.contacts + counts.found
                 let key = World.pairKey(a, b)
+                let found = counts.found
                 if let ids = World.contact(a, b, key: key, bodies, C, shapes, box, &old, index: found, into: c) {
-                    if found >= old.keys.count || old.keys[found] != key { differ = true }
+                    if found >= old.keys.count || old.keys[found] != key { counts.keysDiffer = true }
                     out.keys[found] = key
                     out.pointIDs[found] = ids
                     if c.pointee.touching {
                         out.touching[found >> 6] |= 1 << UInt64(found & 63)
-                        touching += 1
+                        counts.touching += 1
                     }
-                    found += 1
+                    counts.found += 1
                 }
+                k += 1
             }
         }
-        return (found, touching, differ)
+        return counts
+    }
+
+    /// Writes the contacts of the run of box pairs from `first` (up to `end`) with the C
+    /// writer, whose counts continue `counts`; returns the first pair not written (past the
+    /// run, or one whose last-step contact the Swift lookup must find).
+    @inline(__always)
+    private static func writeBoxRun(
+        _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, from first: Int, to end: Int, _ C: UnsafePointer<Collider>,
+        _ records: UnsafePointer<QixBoxManifold>, _ writer: inout BoxContacts, _ counts: inout NarrowPhaseCounts,
+        shift: Int
+    ) -> Int {
+        var run = first + 1
+        while run < end && C[Int(pairs[run].x)].isRectangle && C[Int(pairs[run].y)].isRectangle { run += 1 }
+        writer.output.found = counts.found
+        writer.output.touchingCount = counts.touching
+        writer.output.keysDiffer = counts.keysDiffer ? 1 : 0
+        let stop = writer.write(pairs, first..<run, colliders: C, records: records, shift: shift)
+        counts = (writer.output.found, writer.output.touchingCount, writer.output.keysDiffer != 0)
+        return stop
     }
 
     /// Writes the contact between bodies `a` and `b` (pair key `key`) to `c` (contact `index` of
