@@ -33,16 +33,35 @@ static inline void warm_start(QixContactPoint *p0, QixContactPoint *p1, const ui
     }
 }
 
-ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
-                           const QixBoxManifold *manifolds, QixOldContacts *old, QixNarrowOutput *out,
-                           double linearSlop) {
+/// `PairTable.find`: the index of last step's contact of bodies a and b, or -1.
+static inline __attribute__((always_inline)) ptrdiff_t table_find(const QixOldContacts *old, int32_t a, int32_t b) {
+    if ((ptrdiff_t)a + 1 >= old->tableCount) return -1;
+    for (int32_t slot = old->tableStart[a]; slot < old->tableStart[a + 1]; slot++) {
+        if (old->tableSecond[slot] == b) return old->tableOrder[slot];
+    }
+    return -1;
+}
+
+/// The same out of line, for the loop that rarely needs it (inlined it cost that loop registers).
+static __attribute__((noinline)) ptrdiff_t table_find_outlined(const QixOldContacts *old, int32_t a, int32_t b) {
+    return table_find(old, a, b);
+}
+
+/// The loop of `qix_box_contacts`, in one copy per `mayRepeat` (a constant in each): with
+/// repeated keys every lookup is in the table, else almost none is.
+static inline __attribute__((always_inline)) ptrdiff_t box_contacts(
+    const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
+    const QixBoxManifold *manifolds, QixOldContacts *old, QixNarrowOutput *out, double linearSlop,
+    const int mayRepeat) {
     // Everything in locals: the stores through the output pointers could otherwise alias the
     // records' fields, which the loop would then read again for every pair.
     const uint64_t *oldKeys = old->keys;
     const uint32_t *oldIDs = old->pointIDs;
     const QixContactBatch *batches = old->batches;
     const int32_t *slotOf = old->slotOfContact;
-    const ptrdiff_t oldCount = old->count, shift = old->shift;
+    const ptrdiff_t oldCount = old->count;
+    const int hasTable = old->tableStart != NULL;
+    ptrdiff_t shift = old->shift;
     QixContact *contacts = out->contacts;
     uint64_t *keys = out->keys, *touchingBits = out->touching;
     uint32_t *pointIDs = out->pointIDs;
@@ -62,10 +81,19 @@ ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, c
         QixContactPoint p0 = point_of(m->x0, m->y0, m->separation0);
         QixContactPoint p1 = two ? point_of(m->x1, m->y1, m->separation1) : point_of(0.0, 0.0, 0.0);
         if (batches) {
-            ptrdiff_t guess = found + shift;
-            if (!(guess >= 0 && guess < oldCount && oldKeys[guess] == key)) break;
-            uint32_t slot = (uint32_t)slotOf[guess];
-            warm_start(&p0, &p1, ids, oldIDs + 4 * guess, batches + (slot >> 2), (int)(slot & 3));
+            // `OldContacts.find`: the guess, else the table (which moves the guess).
+            ptrdiff_t guess = found + shift, previous = -1;
+            if (__builtin_expect(!mayRepeat && guess >= 0 && guess < oldCount && oldKeys[guess] == key, 1)) {
+                previous = guess;
+            } else {
+                if (!hasTable) break;
+                previous = mayRepeat ? table_find(old, a, b) : table_find_outlined(old, a, b);
+                if (previous >= 0) shift = previous - found;
+            }
+            if (previous >= 0) {
+                uint32_t slot = (uint32_t)slotOf[previous];
+                warm_start(&p0, &p1, ids, oldIDs + 4 * previous, batches + (slot >> 2), (int)(slot & 3));
+            }
         }
         QixContact *c = contacts + found;
         c->a = a;
@@ -88,8 +116,16 @@ ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, c
         }
         found++;
     }
+    old->shift = shift;
     out->found = found;
     out->touchingCount = touching;
     out->keysDiffer = differ;
     return k;
+}
+
+ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
+                           const QixBoxManifold *manifolds, QixOldContacts *old, QixNarrowOutput *out,
+                           double linearSlop) {
+    if (old->mayRepeat) return box_contacts(pairs, from, to, colliders, manifolds, old, out, linearSlop, 1);
+    return box_contacts(pairs, from, to, colliders, manifolds, old, out, linearSlop, 0);
 }

@@ -2,8 +2,8 @@
 // (World+Collision.swift, BoxContacts.swift): what `World.contact` does with a manifold from
 // the box lanes (BoxManifold.h), pair after pair, with the same comparisons and copies, so the
 // records, keys, point ids and touching bits are the Swift code's, bit for bit. Only the
-// warm start's first guess is looked up here; a pair whose last-step contact is elsewhere goes
-// back to the Swift code (its pair table).
+// warm start's lookups are the Swift code's too: first guess, then the pair table; a pair that
+// needs the table before the Swift code has built it goes back to the Swift code.
 #ifndef C_BOX_CONTACTS_H
 #define C_BOX_CONTACTS_H
 
@@ -25,7 +25,11 @@ typedef struct QixCollider {
 /// Last step's contacts as the warm start reads them (Swift `OldContacts` and
 /// `ContactSolver.Impulses`): keys, point ids (id0, id1, count, 0 per contact), and the batches
 /// holding the impulses with each contact's slot (NULL batches: no impulses, no warm start);
-/// `shift` is the offset at which the last contact was found, updated as contacts are found.
+/// `shift` is the offset of the last contact found in the table (where the next is guessed),
+/// updated as contacts are found; `mayRepeat`: keys may repeat, so every lookup goes through
+/// the pair table (Swift `PairTable`: `tableStart[a]..<tableStart[a + 1]` are the slots of
+/// first body a, `tableCount` starts; each slot's contact index and second body), which is
+/// NULL while it is not built.
 typedef struct QixOldContacts {
     const uint64_t *keys;
     ptrdiff_t count;
@@ -33,6 +37,11 @@ typedef struct QixOldContacts {
     const QixContactBatch *batches;
     const int32_t *slotOfContact;
     ptrdiff_t shift;
+    int32_t mayRepeat;
+    const int32_t *tableStart;
+    ptrdiff_t tableCount;
+    const int32_t *tableOrder;
+    const int32_t *tableSecond;
 } QixOldContacts;
 
 /// Where the contacts go (Swift `NarrowPhaseOutput`) and what is counted: `found` contacts so
@@ -50,8 +59,8 @@ typedef struct QixNarrowOutput {
 /// Writes the contacts of pairs `from..<to` of `pairs` (two body indices a pair), all pairs of
 /// two rectangles whose manifolds are `manifolds[0...]` in order, as `World.contact` does
 /// (`linearSlop`: the touching threshold). Returns the first pair it did not write because
-/// its last-step contact is not at the guessed index (the caller finds it, then goes on from
-/// the pair after it with `manifolds` advanced past it), or `to`.
+/// its last-step contact is not at the guessed index and there is no table yet (the caller
+/// finds it, then goes on from the pair after it with `manifolds` advanced past it), or `to`.
 ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
                            const QixBoxManifold *manifolds, QixOldContacts *old, QixNarrowOutput *out,
                            double linearSlop);

@@ -30,17 +30,17 @@ struct BoxContacts {
             && offsets.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
     }()
 
-    /// The C writer over last step's contacts `old` into `out`, or nil when it cannot run: the
-    /// records do not line up, or every warm-start lookup must go through the pair table
-    /// (repeated keys).
+    /// The C writer over last step's contacts `old` into `out`, or nil when the records do not
+    /// line up.
     init?(old: World.OldContacts, into out: World.NarrowPhaseOutput) {
-        guard BoxContacts.layoutMatches, !(old.keysMayRepeat && old.impulses != nil) else { return nil }
+        guard BoxContacts.layoutMatches else { return nil }
         // Empty arrays have no address: the C code reads keys and ids only below their count.
         let ids = old.pointIDs.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt32.self) }
         self.old = QixOldContacts(
             keys: old.keys.baseAddress, count: old.keys.count, pointIDs: ids,
             batches: old.impulses.map { UnsafePointer(OpaquePointer($0.batches)) },
-            slotOfContact: old.impulses?.slotOfContact, shift: old.shift)
+            slotOfContact: old.impulses?.slotOfContact, shift: old.shift, mayRepeat: old.keysMayRepeat ? 1 : 0,
+            tableStart: nil, tableCount: 0, tableOrder: nil, tableSecond: nil)
         output = QixNarrowOutput(
             contacts: UnsafeMutablePointer(OpaquePointer(out.contacts)), keys: out.keys,
             pointIDs: UnsafeMutableRawPointer(out.pointIDs).assumingMemoryBound(to: UInt32.self),
@@ -48,15 +48,27 @@ struct BoxContacts {
     }
 
     /// Writes the contacts of pairs `range` (all of two boxes, their manifolds from `records`
-    /// on) and returns the first pair not written (its last-step contact is not where the
-    /// first guess looks), or the range's end; `shift` is the lookup's current offset.
+    /// on), looking last step's contacts up as `lookup` does and leaving its shift where the C
+    /// code left it; returns the first pair not written (its last-step contact is not where the
+    /// first guess looks, and `lookup` has no table yet), or the range's end.
     mutating func write(_ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ range: Range<Int>,
                         colliders: UnsafePointer<Collider>, records: UnsafePointer<QixBoxManifold>,
-                        shift: Int) -> Int {
+                        lookup: inout World.OldContacts) -> Int {
         guard let base = pairs.baseAddress else { return range.lowerBound }
-        old.shift = shift
+        lookup.prepareTableIfAlwaysUsed()
+        old.shift = lookup.shift
         let flat = UnsafeRawPointer(base).assumingMemoryBound(to: Int32.self)
-        return qix_box_contacts(flat, range.lowerBound, range.upperBound, UnsafePointer(OpaquePointer(colliders)),
-                                records, &old, &output, PhysicsConstants.linearSlop)
+        let stop = lookup.withTable { start, count, order, second in
+            old.tableStart = start
+            old.tableCount = count
+            old.tableOrder = order
+            old.tableSecond = second
+            defer { old.tableStart = nil }
+            return qix_box_contacts(flat, range.lowerBound, range.upperBound,
+                                    UnsafePointer(OpaquePointer(colliders)), records, &old, &output,
+                                    PhysicsConstants.linearSlop)
+        }
+        lookup.shift = old.shift
+        return stop
     }
 }

@@ -220,8 +220,7 @@ extension World {
             var n = 0, k = first
             while k < end {
                 if let boxes, var w = writer, C[Int(pairs[k].x)].isRectangle && C[Int(pairs[k].y)].isRectangle {
-                    let stop = writeBoxRun(pairs, from: k, to: end, C, boxes.records(from: n), &w, &counts,
-                                           shift: old.shift)
+                    let stop = writeBoxRun(pairs, from: k, to: end, C, boxes.records(from: n), &w, &counts, &old)
                     writer = w
                     n += stop - k
                     k = stop
@@ -259,14 +258,14 @@ extension World {
     private static func writeBoxRun(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, from first: Int, to end: Int, _ C: UnsafePointer<Collider>,
         _ records: UnsafePointer<QixBoxManifold>, _ writer: inout BoxContacts, _ counts: inout NarrowPhaseCounts,
-        shift: Int
+        _ old: inout OldContacts
     ) -> Int {
         var run = first + 1
         while run < end && C[Int(pairs[run].x)].isRectangle && C[Int(pairs[run].y)].isRectangle { run += 1 }
         writer.output.found = counts.found
         writer.output.touchingCount = counts.touching
         writer.output.keysDiffer = counts.keysDiffer ? 1 : 0
-        let stop = writer.write(pairs, first..<run, colliders: C, records: records, shift: shift)
+        let stop = writer.write(pairs, first..<run, colliders: C, records: records, lookup: &old)
         counts = (writer.output.found, writer.output.touchingCount, writer.output.keysDiffer != 0)
         return stop
     }
