@@ -6,16 +6,37 @@
 /// kept, the cells and mask are unchanged and the same candidates overlap, the pairs are the
 /// last emit's, in the same order, bit for bit. A settling pile changes none of these in most
 /// steps: checking them costs a fifth of ordering the pairs (76 000 instructions a step on the
-/// base-20 pyramid).
+/// base-20 pyramid). The same holds group by group (the pairs of one first item): a large pile
+/// where some box changes cells every step reorders only the groups that box is in.
 struct EmittedPairs {
     /// Bit g of word g / 64: whether candidate g's boxes overlapped at the last emit.
     private let overlaps = StepBuffer<UInt64>()
+    /// Bit g: whether candidate g's overlap changed at the last `recordOverlaps`.
+    private let changes = StepBuffer<UInt64>()
+    /// Per first item (its position): where its group's pairs start in the emit's pairs, how
+    /// many there are, and whether some pair of it repeats.
+    let groupStart = StepBuffer<Int32>()
+    let groupCount = StepBuffer<Int32>()
+    let groupRepeats = StepBuffer<Bool>()
+    /// How many groups have a repeated pair.
+    var repeatingGroups = 0
     /// How many pairs the last emit gave.
     private(set) var count = 0
     /// Whether the last emit may have reported a pair more than once.
     private(set) var mayRepeat = false
     /// Whether the record describes the last emit for the current candidates.
     private(set) var isValid = false
+
+    /// Whether candidate g's overlap changed at the last `recordOverlaps`.
+    @inline(__always)
+    func overlapChanged(_ g: Int) -> Bool { changes[g >> 6] >> UInt64(g & 63) & 1 != 0 }
+
+    /// Sizes the per-group records for `n` items (a full emit sets every group it has).
+    func sizeGroups(_ n: Int) {
+        groupStart.setCount(n, filler: 0)
+        groupCount.setCount(n, filler: 0)
+        groupRepeats.setCount(n, filler: false)
+    }
 
     /// Forgets the last emit (the candidates were found again, or no emit ran).
     mutating func invalidate() {
@@ -38,7 +59,8 @@ struct EmittedPairs {
         let words = (total + 63) >> 6
         var same = overlaps.count == words
         if !same { overlaps.setCount(words, filler: 0) }
-        let bits = overlaps.base
+        changes.setCount(words, filler: 0)
+        let bits = overlaps.base, changed = changes.base
         for w in 0..<words {
             var word: UInt64 = 0
             let first = w << 6, end = Swift.min(first + 64, total)
@@ -48,6 +70,7 @@ struct EmittedPairs {
                     || upper[b].y < lower[a].y
                 word |= (apart ? 0 : 1) << UInt64(g - first)
             }
+            changed[w] = word ^ bits[w]
             if word != bits[w] {
                 same = false
                 bits[w] = word
