@@ -22,6 +22,7 @@ struct BoxManifolds {
         case .swift: return nil
         case .portable: return qix_box_manifolds_portable
         case .avx2: return qix_box_manifolds_avx2
+        case .avx512: return qix_box_manifolds_avx512
         }
     }
 
