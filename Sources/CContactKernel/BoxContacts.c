@@ -47,6 +47,34 @@ static __attribute__((noinline)) ptrdiff_t table_find_outlined(const QixOldConta
     return table_find(old, a, b);
 }
 
+/// Writes contact `found` (bodies a and b, key `key`, manifold m, points p0 and p1, point ids
+/// `ids`) as `World.contact` and the narrow phase's loop do, and its key, ids and touching
+/// bit; returns whether it touches.
+static inline __attribute__((always_inline)) int write_contact(
+    QixContact *contacts, uint64_t *keys, uint32_t *pointIDs, uint64_t *touchingBits, ptrdiff_t found, int32_t a,
+    int32_t b, uint64_t key, const QixBoxManifold *m, QixContactPoint p0, QixContactPoint p1, const uint32_t *ids,
+    double linearSlop) {
+    QixContact *c = contacts + found;
+    c->a = a;
+    c->b = b;
+    c->pointCount = (int32_t)m->count;
+    c->normalX = m->normalX;
+    c->normalY = m->normalY;
+    c->p0 = p0;
+    c->p1 = p1;
+    keys[found] = key;
+    uint32_t *o = pointIDs + 4 * found;
+    o[0] = ids[0];
+    o[1] = ids[1];
+    o[2] = ids[2];
+    o[3] = ids[3];
+    if (swift_min(p0.separation, m->count > 1 ? p1.separation : __builtin_inf()) < linearSlop) {
+        touchingBits[found >> 6] |= (uint64_t)1 << (found & 63);
+        return 1;
+    }
+    return 0;
+}
+
 /// The loop of `qix_box_contacts`, in one copy per `mayRepeat` (a constant in each): with
 /// repeated keys every lookup is in the table, else almost none is.
 static inline __attribute__((always_inline)) ptrdiff_t box_contacts(
@@ -95,25 +123,8 @@ static inline __attribute__((always_inline)) ptrdiff_t box_contacts(
                 warm_start(&p0, &p1, ids, oldIDs + 4 * previous, batches + (slot >> 2), (int)(slot & 3));
             }
         }
-        QixContact *c = contacts + found;
-        c->a = a;
-        c->b = b;
-        c->pointCount = (int32_t)m->count;
-        c->normalX = m->normalX;
-        c->normalY = m->normalY;
-        c->p0 = p0;
-        c->p1 = p1;
         if (found >= oldCount || oldKeys[found] != key) differ = 1;
-        keys[found] = key;
-        uint32_t *o = pointIDs + 4 * found;
-        o[0] = ids[0];
-        o[1] = ids[1];
-        o[2] = ids[2];
-        o[3] = ids[3];
-        if (swift_min(p0.separation, two ? p1.separation : __builtin_inf()) < linearSlop) {
-            touchingBits[found >> 6] |= (uint64_t)1 << (found & 63);
-            touching++;
-        }
+        touching += write_contact(contacts, keys, pointIDs, touchingBits, found, a, b, key, m, p0, p1, ids, linearSlop);
         found++;
     }
     old->shift = shift;
