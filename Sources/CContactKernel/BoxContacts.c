@@ -100,6 +100,7 @@ static inline __attribute__((always_inline)) ptrdiff_t box_contacts(
         const QixBoxManifold *m = manifolds + (k - from);
         int32_t a = pairs[2 * k], b = pairs[2 * k + 1];
         const QixCollider *A = colliders + a, *B = colliders + b;
+        if (!(A->isRectangle && B->isRectangle)) break;
         if (A->invMass == 0 && B->invMass == 0) continue;
         if (!B->isBoundary && (A->itemMask & B->itemMask) == 0) continue;
         if (m->count == 0) continue;
@@ -132,6 +133,19 @@ static inline __attribute__((always_inline)) ptrdiff_t box_contacts(
     out->touchingCount = touching;
     out->keysDiffer = differ;
     return k;
+}
+
+ptrdiff_t qix_box_pair_starts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
+                              int32_t *starts) {
+    ptrdiff_t n = 0;
+    for (ptrdiff_t k = from; k < to; k++) {
+        const QixCollider *A = colliders + pairs[2 * k], *B = colliders + pairs[2 * k + 1];
+        if (!(A->isRectangle && B->isRectangle)) continue;
+        starts[2 * n] = A->shapeStart;
+        starts[2 * n + 1] = B->shapeStart;
+        n++;
+    }
+    return n;
 }
 
 ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,

@@ -56,11 +56,18 @@ typedef struct QixNarrowOutput {
     int32_t keysDiffer;
 } QixNarrowOutput;
 
-/// Writes the contacts of pairs `from..<to` of `pairs` (two body indices a pair), all pairs of
-/// two rectangles whose manifolds are `manifolds[0...]` in order, as `World.contact` does
-/// (`linearSlop`: the touching threshold). Returns the first pair it did not write because
-/// its last-step contact is not at the guessed index and there is no table yet (the caller
-/// finds it, then goes on from the pair after it with `manifolds` advanced past it), or `to`.
+/// The box lanes' inputs for pairs `from..<to` of `pairs` (two body indices a pair): for each
+/// pair of two rectangles, in order, its shapes' starts (A's, then B's) into `starts`.
+/// Returns how many pairs that is.
+ptrdiff_t qix_box_pair_starts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
+                              int32_t *starts);
+
+/// Writes the contacts of pairs `from..<to` of `pairs` (two body indices a pair) as
+/// `World.contact` does (`linearSlop`: the touching threshold), as long as they are pairs of
+/// two rectangles, whose manifolds are `manifolds[0...]` in order. Returns the first pair it
+/// did not write: one that is not two rectangles, or one whose last-step contact is not at the
+/// guessed index while there is no table yet (the caller writes it, then goes on from the pair
+/// after it with `manifolds` advanced past the box pairs written), or `to`.
 ptrdiff_t qix_box_contacts(const int32_t *pairs, ptrdiff_t from, ptrdiff_t to, const QixCollider *colliders,
                            const QixBoxManifold *manifolds, QixOldContacts *old, QixNarrowOutput *out,
                            double linearSlop);

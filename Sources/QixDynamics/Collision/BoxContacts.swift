@@ -47,10 +47,11 @@ struct BoxContacts {
             touching: out.touching, found: 0, touchingCount: 0, keysDiffer: 0)
     }
 
-    /// Writes the contacts of pairs `range` (all of two boxes, their manifolds from `records`
-    /// on), looking last step's contacts up as `lookup` does and leaving its shift where the C
-    /// code left it; returns the first pair not written (its last-step contact is not where the
-    /// first guess looks, and `lookup` has no table yet), or the range's end.
+    /// Writes the contacts of pairs `range` while they are pairs of two boxes (their manifolds
+    /// from `records` on), looking last step's contacts up as `lookup` does and leaving its
+    /// shift where the C code left it; returns the first pair not written (not two boxes, or
+    /// its last-step contact is not where the first guess looks and `lookup` has no table
+    /// yet), or the range's end.
     mutating func write(_ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ range: Range<Int>,
                         colliders: UnsafePointer<Collider>, records: UnsafePointer<QixBoxManifold>,
                         lookup: inout World.OldContacts) -> Int {

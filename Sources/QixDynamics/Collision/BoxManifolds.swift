@@ -57,6 +57,16 @@ struct BoxManifolds {
             starts[2 * k + 1] = Int32(truncatingIfNeeded: startB)
         }
 
+        /// Sets the pairs of two rectangles among `range` of `pairs`, in order, from the bodies'
+        /// colliders (in C: `BoxContacts.layoutMatches` must hold); returns how many.
+        func setPairs(_ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ range: Range<Int>,
+                      colliders: UnsafePointer<Collider>) -> Int {
+            guard let base = pairs.baseAddress else { return 0 }
+            let flat = UnsafeRawPointer(base).assumingMemoryBound(to: Int32.self)
+            return qix_box_pair_starts(flat, range.lowerBound, range.upperBound,
+                                       UnsafePointer(OpaquePointer(colliders)), starts)
+        }
+
         /// Computes the manifolds of pairs `0..<count`.
         func run(count: Int) {
             function(vertices, normals, starts, count, PhysicsConstants.speculativeDistance,

@@ -208,11 +208,16 @@ extension World {
             let end = min(first + narrowChunk, pairs.count)
             if let boxes {
                 var n = 0
-                for k in first..<end {
-                    let a = C + Int(pairs[k].x), b = C + Int(pairs[k].y)
-                    if a.pointee.isRectangle && b.pointee.isRectangle {
-                        boxes.setPair(n, Int(a.pointee.shapeStart), Int(b.pointee.shapeStart))
-                        n += 1
+                if writer != nil {
+                    // The C records line up (the writer's check): the pairs are set in C.
+                    n = boxes.setPairs(pairs, first..<end, colliders: C)
+                } else {
+                    for k in first..<end {
+                        let a = C + Int(pairs[k].x), b = C + Int(pairs[k].y)
+                        if a.pointee.isRectangle && b.pointee.isRectangle {
+                            boxes.setPair(n, Int(a.pointee.shapeStart), Int(b.pointee.shapeStart))
+                            n += 1
+                        }
                     }
                 }
                 boxes.run(count: n)
@@ -253,19 +258,18 @@ extension World {
 
     /// Writes the contacts of the run of box pairs from `first` (up to `end`) with the C
     /// writer, whose counts continue `counts`; returns the first pair not written (past the
-    /// run, or one whose last-step contact the Swift lookup must find).
+    /// run, or one whose last-step contact the Swift lookup must find). The writer stops at
+    /// the first pair that is not two boxes.
     @inline(__always)
     private static func writeBoxRun(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, from first: Int, to end: Int, _ C: UnsafePointer<Collider>,
         _ records: UnsafePointer<QixBoxManifold>, _ writer: inout BoxContacts, _ counts: inout NarrowPhaseCounts,
         _ old: inout OldContacts
     ) -> Int {
-        var run = first + 1
-        while run < end && C[Int(pairs[run].x)].isRectangle && C[Int(pairs[run].y)].isRectangle { run += 1 }
         writer.output.found = counts.found
         writer.output.touchingCount = counts.touching
         writer.output.keysDiffer = counts.keysDiffer ? 1 : 0
-        let stop = writer.write(pairs, first..<run, colliders: C, records: records, lookup: &old)
+        let stop = writer.write(pairs, first..<end, colliders: C, records: records, lookup: &old)
         counts = (writer.output.found, writer.output.touchingCount, writer.output.keysDiffer != 0)
         return stop
     }
