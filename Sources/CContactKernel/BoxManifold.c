@@ -31,10 +31,22 @@ typedef int64_t m4 __attribute__((ext_vector_type(4)));
 #undef K
 #pragma clang attribute pop
 
+// AVX-512's 32 registers for the same 256-bit lanes (contraction stays off: its FMA is unused).
+#pragma clang attribute push(__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))), apply_to = function)
+#define K(name) name##_avx512
+#include "BoxManifoldKernel.h"
+#undef K
+#pragma clang attribute pop
+
 #else
 
 void qix_box_manifolds_avx2(const double *vertices, const double *normals, const int32_t *starts, ptrdiff_t count,
                             double margin, double flipTolerance, QixBoxManifold *out) {
+    qix_box_manifolds_portable(vertices, normals, starts, count, margin, flipTolerance, out);
+}
+
+void qix_box_manifolds_avx512(const double *vertices, const double *normals, const int32_t *starts,
+                              ptrdiff_t count, double margin, double flipTolerance, QixBoxManifold *out) {
     qix_box_manifolds_portable(vertices, normals, starts, count, margin, flipTolerance, out);
 }
 

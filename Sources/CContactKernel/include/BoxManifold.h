@@ -41,4 +41,9 @@ void qix_box_manifolds_portable(const double *vertices, const double *normals, c
 void qix_box_manifolds_avx2(const double *vertices, const double *normals, const int32_t *starts, ptrdiff_t count,
                             double margin, double flipTolerance, QixBoxManifold *out);
 
+/// The same compiled for AVX-512 (F, VL, DQ; 32 vector registers), x86-64 only, elsewhere the
+/// portable one. Call it only when `qix_contact_avx512_supported()` says so.
+void qix_box_manifolds_avx512(const double *vertices, const double *normals, const int32_t *starts,
+                              ptrdiff_t count, double margin, double flipTolerance, QixBoxManifold *out);
+
 #endif

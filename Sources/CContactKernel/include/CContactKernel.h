@@ -102,6 +102,13 @@ void qix_contact_pass_portable(QixContactBatch *batches, QixBatchSolve *solve, p
 void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
                            QixBodyState *states, const QixPassConstants *constants);
 
+/// The same pass compiled for AVX-512 (F, VL, DQ: the same 256-bit lane vectors with 32
+/// registers instead of 16, so the batch's values stay in registers instead of being spilled;
+/// x86-64 only, elsewhere the portable pass). Call it only when
+/// `qix_contact_avx512_supported()` says so.
+void qix_contact_pass_avx512(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                             QixBodyState *states, const QixPassConstants *constants);
+
 /// The warm start alone (last step's impulses, `ContactSolver.warmStart`) over `count` batches,
 /// four lanes at a time with the scalar code's operations in its order (so its bits).
 typedef void (*QixContactWarmStart)(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
@@ -114,6 +121,10 @@ void qix_contact_warm_start_portable(const QixContactBatch *batches, ptrdiff_t c
 /// The warm start for AVX2 (elsewhere the portable one).
 void qix_contact_warm_start_avx2(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
                                  const double *masses);
+
+/// The warm start for AVX-512 (elsewhere the portable one).
+void qix_contact_warm_start_avx512(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
+                                   const double *masses);
 
 /// The warm start (last step's impulses, `ContactSolver.warmStart`) and the solve pass
 /// (`constants->useBias` must be set) in one sweep, so that each batch is read from memory once
@@ -135,6 +146,11 @@ void qix_contact_warm_start_and_solve_portable(QixContactBatch *batches, QixBatc
 void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
                                            QixBodyState *states, const QixPassConstants *constants,
                                            const int32_t *warmedBy);
+
+/// The warm start and solve pass for AVX-512 (elsewhere the portable one).
+void qix_contact_warm_start_and_solve_avx512(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
+                                             QixBodyState *states, const QixPassConstants *constants,
+                                             const int32_t *warmedBy);
 
 /// Fills `count` batches for one step (`ContactSolver.prepare`): lane l of batch n from contact
 /// `slots[4 n + l]` (-1: an unused lane), body i's inverse mass and inertia at `masses[2 i]`
@@ -158,10 +174,20 @@ void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBa
                            const double *masses, const double *materials, const double *centers,
                            const QixBodyState *states);
 
+/// The fill for AVX-512 (elsewhere the portable one).
+void qix_contact_fill_avx512(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
+                             ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
+                             const double *masses, const double *materials, const double *centers,
+                             const QixBodyState *states);
+
 /// 1 when this CPU (and OS) runs AVX2 code, else 0; always 0 off x86-64.
 int32_t qix_contact_avx2_supported(void);
 
-// The narrow phase's box manifold, built and picked the same way.
+/// 1 when this CPU (and OS) runs the AVX-512 F, VL and DQ code, else 0; always 0 off x86-64.
+int32_t qix_contact_avx512_supported(void);
+
+// The narrow phase's box manifold, built and picked the same way, and its contact records.
 #include "BoxManifold.h"
+#include "BoxContacts.h"
 
 #endif

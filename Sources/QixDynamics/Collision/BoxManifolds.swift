@@ -22,6 +22,7 @@ struct BoxManifolds {
         case .swift: return nil
         case .portable: return qix_box_manifolds_portable
         case .avx2: return qix_box_manifolds_avx2
+        case .avx512: return qix_box_manifolds_avx512
         }
     }
 
@@ -56,11 +57,24 @@ struct BoxManifolds {
             starts[2 * k + 1] = Int32(truncatingIfNeeded: startB)
         }
 
+        /// Sets the pairs of two rectangles among `range` of `pairs`, in order, from the bodies'
+        /// colliders (in C: `BoxContacts.layoutMatches` must hold); returns how many.
+        func setPairs(_ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ range: Range<Int>,
+                      colliders: UnsafePointer<Collider>) -> Int {
+            guard let base = pairs.baseAddress else { return 0 }
+            let flat = UnsafeRawPointer(base).assumingMemoryBound(to: Int32.self)
+            return qix_box_pair_starts(flat, range.lowerBound, range.upperBound,
+                                       UnsafePointer(OpaquePointer(colliders)), starts)
+        }
+
         /// Computes the manifolds of pairs `0..<count`.
         func run(count: Int) {
             function(vertices, normals, starts, count, PhysicsConstants.speculativeDistance,
                      0.1 * PhysicsConstants.linearSlop, results)
         }
+
+        /// The C records of pairs `k...` (after `run`), for the C contact writer (`BoxContacts`).
+        func records(from k: Int) -> UnsafePointer<QixBoxManifold> { UnsafePointer(results + k) }
 
         /// `Collide.clipPolygons` of pair `k` (after `run`).
         @inline(__always)

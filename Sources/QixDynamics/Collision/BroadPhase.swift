@@ -44,29 +44,46 @@ final class BroadPhase {
     private let collisionLow = StepBuffer<SIMD2<Int32>>()
     private let collisionHigh = StepBuffer<SIMD2<Int32>>()
     private var collisionMask = -1
+    /// Per item: whether its cells changed at the last `updateSharedBuckets`.
+    private let cellsMoved = StepBuffer<Bool>()
     /// Scratch: the pairs of one first item while they are put in order.
     private let group = StepBuffer<Int32>()
     private let groupKey = StepBuffer<Int64>()
     /// Whether the last `findPairs` may have reported a pair more than once (a box whose cells
     /// share a bucket, or the full query): only then can two contacts have the same key.
     private(set) var pairsMayRepeat = false
+    /// The last emit, kept when this step's would give the same pairs.
+    private var emitted = EmittedPairs()
 
-    /// Appends candidate pairs (lower index first) of the `items` bodies to `pairs`.
+    /// How many pairs the last `findPairs` gave that it can reuse: a caller that leaves exactly
+    /// these at the start of `pairs` (and nothing after them) spares the broad phase ordering
+    /// them again in a step where they have not changed.
+    var reusablePairCount: Int { emitted.isValid ? emitted.count : 0 }
+
+    /// Sets `pairs` to the candidate pairs (lower index first) of the `items` bodies. `pairs`
+    /// must be empty or hold the `reusablePairCount` pairs of the last call, untouched.
     func findPairs(bodies: UnsafeMutablePointer<Body>, items: [Int32], cellSize: Double, pairs: inout [SIMD2<Int32>]) {
         let n = items.count
+        let kept = pairs.count == reusablePairCount ? pairs.count : -1
         pairsMayRepeat = false
-        if n < 2 { return }
+        if n < 2 {
+            emitted.invalidate()
+            pairs.removeAll(keepingCapacity: true)
+            return
+        }
         defer { releaseStepScratch() }
         let invCell = 1 / cellSize
         let mask = prepareCells(bodies: bodies, items: items, invCell: invCell)
         let inside = candidatesValid && cellSize == candidateCellSize && items == candidateItems && boxesInsideFat(n)
+        if !inside { emitted.invalidate() }
         if !inside && !findCandidates(items: items, cellSize: cellSize, invCell: invCell, mask: mask) {
             // Boxes spanning many cells: the full query on this step's boxes, as it always was.
             candidatesValid = false
+            pairs.removeAll(keepingCapacity: true)
             fullQuery(items: items, mask: mask, pairs: &pairs)
             return
         }
-        emit(items: items, mask: mask, pairs: &pairs)
+        emit(items: items, mask: mask, pairs: &pairs, kept: kept)
     }
 
     /// Gives back what only one call reads (this step's boxes and cells, the query's pairs, the
@@ -221,7 +238,9 @@ final class BroadPhase {
 
     /// This step's pairs from the candidates: those whose boxes overlap, per first item ordered
     /// by corner cell (row, column) and other item, each repeated as often as the query would.
-    private func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) {
+    /// `pairs` holds `kept` pairs (-1: not the last emit's); when the last emit's pairs are
+    /// certainly this step's (`EmittedPairs`), they stay as they are.
+    private func emit(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>], kept: Int) {
         let n = items.count
         if selfCollides.count != n { collisionMask = -1 }
         selfCollides.setCount(n, filler: false)
@@ -229,31 +248,96 @@ final class BroadPhase {
         collisionHigh.setCount(n, filler: .zero)
         group.setCount(n, filler: 0)
         groupKey.setCount(n, filler: 0)
-        updateSharedBuckets(n: n, mask: mask)
+        let sameMask = collisionMask == mask
+        let cellsChanged = updateSharedBuckets(n: n, mask: mask)
         collisionMask = mask
         let total = candidates.count
+        let sameOverlaps = emitted.recordOverlaps(candidates.base, total: total, lower: boxLower.base,
+                                                  upper: boxUpper.base)
+        if emitted.isValid && kept == emitted.count {
+            if !cellsChanged && sameOverlaps {
+                pairsMayRepeat = emitted.mayRepeat
+                return
+            }
+            if sameMask && reorderChangedGroups(items: items, mask: mask, pairs: &pairs) { return }
+        }
+        pairs.removeAll(keepingCapacity: true)
+        pairsMayRepeat = false  // a group reordered in place may have set it before giving up
+        emitted.sizeGroups(n)
+        emitted.repeatingGroups = 0
+        defer { emitted.record(count: pairs.count, mayRepeat: pairsMayRepeat) }
         items.withUnsafeBufferPointer { items in
             var g = 0
             while g < total {
                 let k = Int(candidates[g].x)
                 let count = orderGroup(of: k, from: &g)
-                appendGroup(of: k, count: count, items: items, mask: mask, pairs: &pairs)
+                let start = pairs.count
+                let repeated = expandGroup(of: k, count: count, items: items, mask: mask) { pairs.append($0) }
+                emitted.groupStart[k] = Int32(start)
+                emitted.groupCount[k] = Int32(pairs.count - start)
+                emitted.groupRepeats[k] = repeated
+                if repeated { emitted.repeatingGroups += 1 }
             }
         }
     }
 
+    /// Reorders, in place in last step's `pairs`, only the groups whose pairs may have changed:
+    /// those of a first item that changed cells, or with a candidate that changed cells or
+    /// overlap (the others are functions of unchanged inputs). Returns false, leaving `pairs`
+    /// to be emitted afresh, when a reordered group would not have its old size.
+    private func reorderChangedGroups(items: [Int32], mask: Int, pairs: inout [SIMD2<Int32>]) -> Bool {
+        let cand = candidates.base, total = candidates.count, moved = cellsMoved.base
+        let done = items.withUnsafeBufferPointer { items in pairs.withUnsafeMutableBufferPointer { out -> Bool in
+            var g = 0
+            while g < total {
+                let k = Int(cand[g].x), first = g
+                var dirty = moved[k]
+                while g < total && Int(cand[g].x) == k {
+                    if emitted.overlapChanged(g) || moved[Int(cand[g].y)] { dirty = true }
+                    g += 1
+                }
+                if !dirty { continue }
+                var h = first
+                let count = orderGroup(of: k, from: &h)
+                var size = 0
+                _ = expandGroup(of: k, count: count, items: items, mask: mask) { _ in size += 1 }
+                if size != Int(emitted.groupCount[k]) { return false }
+                var at = Int(emitted.groupStart[k])
+                let repeated = expandGroup(of: k, count: count, items: items, mask: mask) { pair in
+                    out[at] = pair
+                    at += 1
+                }
+                if repeated != emitted.groupRepeats[k] { emitted.repeatingGroups += repeated ? 1 : -1 }
+                emitted.groupRepeats[k] = repeated
+            }
+            return true
+        } }
+        if !done { return false }
+        pairsMayRepeat = emitted.repeatingGroups > 0
+        emitted.record(count: pairs.count, mayRepeat: pairsMayRepeat)
+        return true
+    }
+
     /// Compares the buckets of the cells of the boxes that changed cells (or of every box when
     /// the table size changed): only those can have started or stopped sharing a bucket.
+    /// Returns whether any box changed cells or the table size changed.
     @inline(__always)
-    private func updateSharedBuckets(n: Int, mask: Int) {
+    private func updateSharedBuckets(n: Int, mask: Int) -> Bool {
         let low = cellLow.base, high = cellHigh.base
         let collides = selfCollides.base, knownLow = collisionLow.base, knownHigh = collisionHigh.base
         let known = collisionMask == mask
-        for k in 0..<n where !known || low[k] != knownLow[k] || high[k] != knownHigh[k] {
+        var changed = !known
+        cellsMoved.setCount(n, filler: false)
+        let moved = cellsMoved.base
+        for k in 0..<n {
+            moved[k] = !known || low[k] != knownLow[k] || high[k] != knownHigh[k]
+            if !moved[k] { continue }
             collides[k] = BroadPhase.cellsShareBucket(low[k], high[k], mask)
             knownLow[k] = low[k]
             knownHigh[k] = high[k]
+            changed = true
         }
+        return changed
     }
 
     /// Puts the overlapping candidates of first item `k` (from candidate `g` on; `g` ends past
@@ -287,13 +371,15 @@ final class BroadPhase {
         return count
     }
 
-    /// Appends the `count` pairs of first item `k` in `group`, each as often as the query
-    /// reports it (once per cell of the other box that hashes to the corner cell's bucket).
+    /// Gives `put` the `count` pairs of first item `k` in `group`, each as often as the query
+    /// reports it (once per cell of the other box that hashes to the corner cell's bucket);
+    /// returns whether some pair came more than once (then `pairsMayRepeat` is set).
     @inline(__always)
-    private func appendGroup(of k: Int, count: Int, items: UnsafeBufferPointer<Int32>, mask: Int,
-                             pairs: inout [SIMD2<Int32>]) {
+    private func expandGroup(of k: Int, count: Int, items: UnsafeBufferPointer<Int32>, mask: Int,
+                             _ put: (SIMD2<Int32>) -> Void) -> Bool {
         let low = cellLow.base, high = cellHigh.base, collides = selfCollides.base, group = group.base
         let lo = low[k]
+        var repeated = false
         for i in 0..<count {
             let o = Int(group[i])
             var repeats = 1
@@ -303,10 +389,14 @@ final class BroadPhase {
                 let olo = low[o], ohi = high[o]
                 repeats = 0
                 for y in olo.y...ohi.y { for x in olo.x...ohi.x where BroadPhase.hash(x, y, mask) == h { repeats += 1 } }
-                if repeats > 1 { pairsMayRepeat = true }
+                if repeats > 1 {
+                    pairsMayRepeat = true
+                    repeated = true
+                }
             }
-            for _ in 0..<repeats { pairs.append(SIMD2(items[k], items[o])) }
+            for _ in 0..<repeats { put(SIMD2(items[k], items[o])) }
         }
+        return repeated
     }
 
     /// Whether two of the cells from `lo` to `hi` (at most 16) hash to the same bucket.

@@ -14,7 +14,9 @@ extension World {
         let impulses: ContactSolver.Impulses?
         let bodyCount: Int
         private var table: PairTable?
-        private var shift = 0
+        /// The offset of the last contact found away from its index (where the next is guessed;
+        /// the C narrow phase, which looks up contacts the same way, sets it when it returns).
+        var shift = 0
 
         /// Last step's contacts with these keys, point ids and impulses, among `bodyCount` bodies.
         init(keys: UnsafeBufferPointer<UInt64>, keysMayRepeat: Bool, pointIDs: UnsafeBufferPointer<SIMD4<UInt32>>,
@@ -35,13 +37,28 @@ extension World {
             return findInTable(a, b, index: index)
         }
 
+        /// Builds the pair table now if every lookup goes through it (repeated keys), so that the
+        /// C narrow phase can look all its pairs up.
+        mutating func prepareTableIfAlwaysUsed() {
+            if keysMayRepeat && impulses != nil && table == nil { buildTable() }
+        }
+
+        /// Runs `body` with the pair table's arrays (start, start count, order, second), or with
+        /// nils and 0 when it is not built.
+        func withTable<R>(_ body: (UnsafePointer<Int32>?, Int, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R) -> R {
+            guard let table else { return body(nil, 0, nil, nil) }
+            return table.withArrays(body)
+        }
+
+        private mutating func buildTable() {
+            var built = PairTable()
+            built.rebuild(keys: keys, bodyCount: bodyCount)
+            table = built
+        }
+
         /// `find` through the pair table, built on first use.
         private mutating func findInTable(_ a: Int, _ b: Int, index: Int) -> Int? {
-            if table == nil {
-                var built = PairTable()
-                built.rebuild(keys: keys, bodyCount: bodyCount)
-                table = built
-            }
+            if table == nil { buildTable() }
             guard let found = table?.find(a, b) else { return nil }
             shift = found - index
             return found

@@ -41,6 +41,14 @@ struct PairTable {
         }
     }
 
+    /// Runs `body` with the table's arrays for the C narrow phase (`QixPairTable`: the group
+    /// starts, `bodyCount + 1` of them, and each slot's contact index and second body).
+    func withArrays<R>(_ body: (UnsafePointer<Int32>?, Int, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R) -> R {
+        start.withUnsafeBufferPointer { s in order.withUnsafeBufferPointer { o in second.withUnsafeBufferPointer { c in
+            body(s.baseAddress, s.count, o.baseAddress, c.baseAddress)
+        } } }
+    }
+
     /// The index of the contact between `a` and `b` (first and second body), or nil.
     func find(_ a: Int, _ b: Int) -> Int? {
         start.withUnsafeBufferPointer { start in

@@ -1,3 +1,5 @@
+internal import CContactKernel
+
 /// Collision detection of a world step: placing the shapes, bounding boxes, the broad phase and
 /// the narrow phase that turns candidate pairs into contacts (warm-started from last step's).
 extension World {
@@ -94,7 +96,8 @@ extension World {
     /// The candidate pairs: the broad phase's pairs of items, then every boundary with each
     /// movable item of its group whose box overlaps the boundary's.
     private func findCandidatePairs() {
-        pairs.removeAll(keepingCapacity: true)
+        // The broad phase's pairs of last step stay for it to reuse (the boundary pairs go).
+        pairs.removeLast(pairs.count - min(pairs.count, broadPhase.reusablePairCount))
         let items = itemBodies
         bodies.withUnsafeMutableBufferPointer { bp in
             let B = bp.baseAddress!
@@ -190,52 +193,85 @@ extension World {
 
     /// Turns the candidate pairs into contacts, in pair order, written to `out` (records, keys,
     /// point ids, and the keys of the touching ones); returns how many contacts and touching
-    /// ones, and whether a key differs from last step's at the same index. A chunk of pairs at a time: the pairs of two boxes (most of them) get their
-    /// manifolds from the C lanes first, then every pair of the chunk becomes a contact.
+    /// ones, and whether a key differs from last step's at the same index. A chunk of pairs at a
+    /// time: the pairs of two boxes (most of them) get their manifolds from the C lanes first,
+    /// then every pair of the chunk becomes a contact (runs of box pairs through the C writer).
     private static func narrowPhase(
         _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, _ bodies: UnsafePointer<Body>, _ colliders: UnsafePointer<Collider>,
         _ shapes: ShapeArrays, _ boxes: BoxManifolds.Batch?, _ old: inout OldContacts,
         into out: NarrowPhaseOutput
     ) -> NarrowPhaseCounts {
         let C = colliders
-        var found = 0, touching = 0
-        var differ = false
+        var counts: NarrowPhaseCounts = (0, 0, false)
+        var writer = boxes != nil ? BoxContacts(old: old, into: out) : nil
         for first in stride(from: 0, to: pairs.count, by: narrowChunk) {
             let end = min(first + narrowChunk, pairs.count)
             if let boxes {
                 var n = 0
-                for k in first..<end {
-                    let a = C + Int(pairs[k].x), b = C + Int(pairs[k].y)
-                    if a.pointee.isRectangle && b.pointee.isRectangle {
-                        boxes.setPair(n, Int(a.pointee.shapeStart), Int(b.pointee.shapeStart))
-                        n += 1
+                if writer != nil {
+                    // The C records line up (the writer's check): the pairs are set in C.
+                    n = boxes.setPairs(pairs, first..<end, colliders: C)
+                } else {
+                    for k in first..<end {
+                        let a = C + Int(pairs[k].x), b = C + Int(pairs[k].y)
+                        if a.pointee.isRectangle && b.pointee.isRectangle {
+                            boxes.setPair(n, Int(a.pointee.shapeStart), Int(b.pointee.shapeStart))
+                            n += 1
+                        }
                     }
                 }
                 boxes.run(count: n)
             }
-            var n = 0
-            for k in first..<end {
+            var n = 0, k = first
+            while k < end {
+                if let boxes, var w = writer, C[Int(pairs[k].x)].isRectangle && C[Int(pairs[k].y)].isRectangle {
+                    let stop = writeBoxRun(pairs, from: k, to: end, C, boxes.records(from: n), &w, &counts, &old)
+                    writer = w
+                    n += stop - k
+                    k = stop
+                    if k == end || !(C[Int(pairs[k].x)].isRectangle && C[Int(pairs[k].y)].isRectangle) { continue }
+                }
                 let a = Int(pairs[k].x), b = Int(pairs[k].y)
                 var box: Manifold?
                 if let boxes, C[a].isRectangle && C[b].isRectangle {
                     box = boxes.manifold(n)
                     n += 1
                 }
-                let c = out.contacts + found
+                let c = out.contacts + counts.found
                 let key = World.pairKey(a, b)
+                let found = counts.found
                 if let ids = World.contact(a, b, key: key, bodies, C, shapes, box, &old, index: found, into: c) {
-                    if found >= old.keys.count || old.keys[found] != key { differ = true }
+                    if found >= old.keys.count || old.keys[found] != key { counts.keysDiffer = true }
                     out.keys[found] = key
                     out.pointIDs[found] = ids
                     if c.pointee.touching {
                         out.touching[found >> 6] |= 1 << UInt64(found & 63)
-                        touching += 1
+                        counts.touching += 1
                     }
-                    found += 1
+                    counts.found += 1
                 }
+                k += 1
             }
         }
-        return (found, touching, differ)
+        return counts
+    }
+
+    /// Writes the contacts of the run of box pairs from `first` (up to `end`) with the C
+    /// writer, whose counts continue `counts`; returns the first pair not written (past the
+    /// run, or one whose last-step contact the Swift lookup must find). The writer stops at
+    /// the first pair that is not two boxes.
+    @inline(__always)
+    private static func writeBoxRun(
+        _ pairs: UnsafeBufferPointer<SIMD2<Int32>>, from first: Int, to end: Int, _ C: UnsafePointer<Collider>,
+        _ records: UnsafePointer<QixBoxManifold>, _ writer: inout BoxContacts, _ counts: inout NarrowPhaseCounts,
+        _ old: inout OldContacts
+    ) -> Int {
+        writer.output.found = counts.found
+        writer.output.touchingCount = counts.touching
+        writer.output.keysDiffer = counts.keysDiffer ? 1 : 0
+        let stop = writer.write(pairs, first..<end, colliders: C, records: records, lookup: &old)
+        counts = (writer.output.found, writer.output.touchingCount, writer.output.keysDiffer != 0)
+        return stop
     }
 
     /// Writes the contact between bodies `a` and `b` (pair key `key`) to `c` (contact `index` of
@@ -266,7 +302,7 @@ extension World {
             p1 = ContactPoint(point: m.p1.point, separation: m.p1.separation)
         }
         if let impulses = old.impulses, let previous = old.find(a, b, key: key, index: index) {
-            warmStart(&p0, &p1, ids: ids, from: previous, pointIDs: old.pointIDs[previous], impulses)
+            warmStart(&p0, &p1, ids: ids, pointIDs: old.pointIDs[previous], impulses.points(of: previous))
         }
         c.initialize(to: ContactConstraint(a: a, b: b, normal: m.normal, pointCount: m.count, p0: p0, p1: p1))
         return ids
@@ -297,25 +333,24 @@ extension World {
     }
 
     /// Gives the new points `p0` and (with a count of 2) `p1` the impulses of last step's
-    /// contact `previous` at the points with the same feature id (`ids` and `pointIDs`: id0,
-    /// id1, count).
+    /// contact at the points with the same feature id (`ids` and `pointIDs`: id0, id1, count;
+    /// `previous`: that contact's impulses). When both old points have the id, the second's
+    /// are taken (the order in which a loop over the old points would set them).
     @inline(__always)
     private static func warmStart(_ p0: inout ContactPoint, _ p1: inout ContactPoint, ids: SIMD4<UInt32>,
-                                  from previous: Int, pointIDs o: SIMD4<UInt32>, _ impulses: ContactSolver.Impulses) {
-        let oldCount = Int(o[2])
-        let id0 = o[0], id1 = o[1]
-        for k in 0..<Int(ids[2]) {
-            let id = ids[k]
-            for ok in 0..<oldCount where (ok == 0 ? id0 : id1) == id {
-                let (normal, tangent) = impulses.of(previous, point: ok)
-                if k == 0 {
-                    p0.normalImpulse = normal
-                    p0.tangentImpulse = tangent
-                } else {
-                    p1.normalImpulse = normal
-                    p1.tangentImpulse = tangent
-                }
+                                  pointIDs o: SIMD4<UInt32>, _ previous: ContactSolver.Impulses.Points) {
+        let oldCount = o[2], count = ids[2]
+        if oldCount == 0 || count == 0 { return }
+        // Written out for one or two points on each side (a loop over SIMD lanes spilled them
+        // to the stack: 87 instructions a pair on the base-20 pyramid).
+        @inline(__always) func take(_ id: UInt32, _ p: inout ContactPoint) {
+            if oldCount > 1 && o[1] == id {
+                (p.normalImpulse, p.tangentImpulse) = previous.second
+            } else if o[0] == id {
+                (p.normalImpulse, p.tangentImpulse) = previous.first
             }
         }
+        take(ids[0], &p0)
+        if count > 1 { take(ids[1], &p1) }
     }
 }

@@ -14,11 +14,15 @@ enum ContactKernel: Sendable, CaseIterable {
     case portable
     /// The same C kernel compiled for AVX2 (x86-64 CPUs that have it).
     case avx2
+    /// The same C kernel compiled for AVX-512 F, VL and DQ (x86-64 CPUs that have them): the
+    /// same 256-bit lanes with 32 registers, so a batch's values are not spilled to the stack.
+    case avx512
 
-    /// The kernel every solver uses unless told otherwise: chosen once per process, the AVX2
-    /// build where the CPU runs it, else the Swift kernel (the reference; the portable C build
-    /// is there so that tests check the C code on any machine, and was not measured faster).
-    static let preferred: ContactKernel = avx2.isAvailable ? .avx2 : .swift
+    /// The kernel every solver uses unless told otherwise: chosen once per process, the
+    /// AVX-512 build where the CPU runs it, else the AVX2 build, else the Swift kernel (the
+    /// reference; the portable C build is there so that tests check the C code on any machine,
+    /// and was not measured faster).
+    static let preferred: ContactKernel = avx512.isAvailable ? .avx512 : avx2.isAvailable ? .avx2 : .swift
 
     /// Whether this kernel can run in this process: the C kernels need the C records to line
     /// up with the Swift ones (checked once), the AVX2 build also a CPU with AVX2.
@@ -27,10 +31,12 @@ enum ContactKernel: Sendable, CaseIterable {
         case .swift: return true
         case .portable: return ContactKernel.layoutMatches
         case .avx2: return ContactKernel.layoutMatches && ContactKernel.cpuHasAVX2
+        case .avx512: return ContactKernel.layoutMatches && ContactKernel.cpuHasAVX512
         }
     }
 
     private static let cpuHasAVX2 = qix_contact_avx2_supported() != 0
+    private static let cpuHasAVX512 = qix_contact_avx512_supported() != 0
 
     /// Whether the C kernel's records (CContactKernel.h) have the sizes and field offsets of
     /// the Swift records it works on in place. Swift does not promise a struct layout, so the
@@ -116,6 +122,7 @@ enum ContactKernel: Sendable, CaseIterable {
         case .swift: return nil
         case .portable: return qix_contact_pass_portable
         case .avx2: return qix_contact_pass_avx2
+        case .avx512: return qix_contact_pass_avx512
         }
     }
 
@@ -125,6 +132,7 @@ enum ContactKernel: Sendable, CaseIterable {
         case .swift: return nil
         case .portable: return qix_contact_fill_portable
         case .avx2: return qix_contact_fill_avx2
+        case .avx512: return qix_contact_fill_avx512
         }
     }
 
@@ -150,6 +158,7 @@ enum ContactKernel: Sendable, CaseIterable {
         case .swift: return nil
         case .portable: return qix_contact_warm_start_portable
         case .avx2: return qix_contact_warm_start_avx2
+        case .avx512: return qix_contact_warm_start_avx512
         }
     }
 
@@ -170,6 +179,7 @@ enum ContactKernel: Sendable, CaseIterable {
         case .swift: return nil
         case .portable: return qix_contact_warm_start_and_solve_portable
         case .avx2: return qix_contact_warm_start_and_solve_avx2
+        case .avx512: return qix_contact_warm_start_and_solve_avx512
         }
     }
 

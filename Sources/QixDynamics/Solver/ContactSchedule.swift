@@ -25,6 +25,9 @@ struct ContactSchedule {
     private var builtKeysVersion = -1
     private var builtMovable: [Bool] = []
     private var builtWidth = 0
+    /// How many times the schedule was built (not kept): what is derived from it alone (the
+    /// warm start's reach) is rebuilt only when this changes.
+    private(set) var buildCount = 0
 
     /// Schedules `contacts` (pair keys `keys`, of version `keysVersion`) into batches of `width`
     /// lanes; `masses` holds each body's inverse mass (x) and inverse inertia (y).
@@ -34,6 +37,7 @@ struct ContactSchedule {
         // Without a key per contact (or their version) nothing is recorded, and the schedule is not kept.
         let recorded = keys.count == contactCount ? keysVersion : nil
         if let recorded, isBuilt(forVersion: recorded, masses: masses, width: width) { return }
+        buildCount &+= 1
         if lastBatch.count < bodyCount { lastBatch = Array(repeating: -1, count: bodyCount) }
         // At most one batch per contact: size the work arrays once, then use them through pointers.
         fill.setCount(contactCount + 1, filler: 0)

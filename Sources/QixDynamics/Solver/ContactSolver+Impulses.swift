@@ -18,16 +18,23 @@ extension ContactSolver {
         let batches: UnsafePointer<ContactBatch>
         let slotOfContact: UnsafePointer<Int32>
 
-        /// The normal and tangent impulse of point `point` (0 or 1) of last step's contact `k`.
+        /// Both points' normal and tangent impulses of one contact (the second's mean nothing
+        /// for a contact of one point).
+        struct Points {
+            let batch: UnsafePointer<ContactBatch>
+            let lane: Int
+            /// The first point's normal and tangent impulse.
+            var first: (Double, Double) { (batch.pointee.p1.normalImpulse[lane], batch.pointee.p1.tangentImpulse[lane]) }
+            /// The second point's normal and tangent impulse.
+            var second: (Double, Double) { (batch.pointee.p2.normalImpulse[lane], batch.pointee.p2.tangentImpulse[lane]) }
+        }
+
+        /// The points of last step's contact `k` (one slot lookup for both).
         @inline(__always)
-        func of(_ k: Int, point: Int) -> (normal: Double, tangent: Double) {
+        func points(of k: Int) -> Points {
             // Slots are never negative: the batch and lane are a shift and a mask (four lanes).
             let slot = Int(UInt32(bitPattern: slotOfContact[k]))
-            let b = batches + (slot >> 2)
-            let l = slot & 3
-            return point == 0
-                ? (b.pointee.p1.normalImpulse[l], b.pointee.p1.tangentImpulse[l])
-                : (b.pointee.p2.normalImpulse[l], b.pointee.p2.tangentImpulse[l])
+            return Points(batch: batches + (slot >> 2), lane: slot & 3)
         }
     }
 }

@@ -8,7 +8,7 @@ import QixScenes
 @Suite struct ContactKernelTests {
     /// The kernels this machine can run besides the Swift reference (the AVX2 build only on a
     /// CPU with AVX2; on such a CPU both C builds are compared).
-    static var cKernels: [ContactKernel] { [.portable, .avx2].filter(\.isAvailable) }
+    static var cKernels: [ContactKernel] { [.portable, .avx2, .avx512].filter(\.isAvailable) }
 
     @Test func recordsLineUpWithTheCKernel() {
         #expect(ContactKernel.layoutMatches)
