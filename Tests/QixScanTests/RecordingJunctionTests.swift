@@ -30,37 +30,61 @@ import Testing
     /// stream, as a recorder segments a broadcast.
     @Test(arguments: ["flac", "m4a", "ts"])
     func findsASpotCutByTheHour(_ format: String) throws {
-        let key = WatermarkKey.publicTestKey
-        let rate = 16_000
-        let speech = try Self.corpus("a05", seconds: 24, rate: rate)
-        let spot = try Resampler.resample(WatermarkEmbedder(key: key, payload: WatermarkPayload(message: 0x5eed_cafe))
-            .embed(Self.corpus("a01", seconds: 10, rate: 48_000)), to: rate)
-        let cut = Int(1.5 * Double(rate))
-        var first = speech.slice(frames: 0..<(33 * rate / 2))
-        first.samples += spot.samples.prefix(cut)
-        var second = spot.slice(frames: cut..<spot.frameCount)
-        second.samples += speech.samples.suffix(12 * rate)
         let directory = try TestSignals.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // 18 s, then the next recording from 00:00:18.
         let paths = [directory + "/ch_20260101_000000.\(format)", directory + "/ch_20260101_000018.\(format)"]
-        try Self.record([first, second], as: paths, format: format)
+        try Self.record(try Self.spotCutInTwo(), as: paths, format: format)
         for (run, order) in [paths, paths.reversed()].enumerated() {
-            let database = try AiringsDatabase(path: directory + "/\(run).sqlite")
-            let analyzer = WatermarkRecordingAnalyzer(key: key)
-            let sequence = ChannelSequence(paths: paths, pattern: .standard)
-            let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, jobs: 1,
-                                           analyzeReporting: { path, progress in
-                try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
-            })
-            for path in order { _ = try scanner.scan([path], run: ScanFixtures.run(), report: { _, _ in }) }
-            let airings = try AiringsBuilder.airings(database.detections(), recordings: database.recordings())
+            let airings = try Self.scan(paths, in: order, into: directory + "/\(run).sqlite")
             #expect(airings.map(\.id) == ["5eedcafe"])
             guard let airing = airings.first else { continue }
             #expect(airing.recording == paths[0])
             #expect(abs(airing.start - 16.5) <= 0.5, "starts at \(airing.start)")
             #expect(abs(airing.end - 26.5) <= 1.0, "ends at \(airing.end)")
         }
+    }
+
+    /// Recordings that do not abut are not read as one: the second starts 12 s after the first
+    /// ends (a recorder that stopped), so the spot's airing starts where the second recording does.
+    @Test func doesNotJoinRecordingsWithAGapBetween() throws {
+        let directory = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let paths = [directory + "/ch_20260101_000000.flac", directory + "/ch_20260101_000030.flac"]
+        try Self.record(try Self.spotCutInTwo(), as: paths, format: "flac")
+        let airings = try Self.scan(paths, in: paths, into: directory + "/a.sqlite")
+        #expect(airings.map(\.id) == ["5eedcafe"])
+        #expect(airings.first?.recording == paths[1])
+        #expect(airings.allSatisfy { $0.start >= 0 && $0.start <= 0.5 }, "\(airings.map(\.start))")
+    }
+
+    /// 18 s at 16 kHz whose last 1.5 s are a marked spot's first (ID 5eedcafe, public test key),
+    /// and the spot's other 8.5 s followed by 12 s of speech.
+    static func spotCutInTwo() throws -> [AudioBuffer] {
+        let rate = 16_000
+        let speech = try corpus("a05", seconds: 24, rate: rate)
+        let spot = try Resampler.resample(WatermarkEmbedder(key: .publicTestKey, payload: WatermarkPayload(message: 0x5eed_cafe))
+            .embed(corpus("a01", seconds: 10, rate: 48_000)), to: rate)
+        let cut = Int(1.5 * Double(rate))
+        var first = speech.slice(frames: 0..<(33 * rate / 2))
+        first.samples += spot.samples.prefix(cut)
+        var second = spot.slice(frames: cut..<spot.frameCount)
+        second.samples += speech.samples.suffix(12 * rate)
+        return [first, second]
+    }
+
+    /// Scans `paths` one at a time in the order `order` (as shards would) with junctions from
+    /// the whole list, and returns the report's airings.
+    static func scan(_ paths: [String], in order: [String], into database: String) throws -> [Airing] {
+        let database = try AiringsDatabase(path: database)
+        let analyzer = WatermarkRecordingAnalyzer(key: .publicTestKey)
+        let sequence = ChannelSequence(paths: paths, pattern: .standard)
+        let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, jobs: 1,
+                                       analyzeReporting: { path, progress in
+            try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
+        })
+        for path in order { _ = try scanner.scan([path], run: ScanFixtures.run(), report: { _, _ in }) }
+        return try AiringsBuilder.airings(database.detections(), recordings: database.recordings())
     }
 
     /// Writes the two recordings: as FLAC; each encoded to AAC in MP4; or, for "ts", the two
