@@ -23,12 +23,11 @@ struct LocatorScores {
     /// `scale`) of hops starting at global hop `lower` against `chips`, read at `speed`
     /// with the frame starting at `offset`.
     init(stats: [Float], scale: [Float], lower: Int, chips: [Float], dataTiles: [Bool], speed: Double, offset: Int) {
-        let bands = P.bandCount, period = P.hopsPerFrame, count = stats.count / bands
+        let bands = P.bandCount, count = stats.count / bands
         var total = [Float](repeating: 0, count: count), data = [Float](repeating: 0, count: count)
         var shifted = [Float](repeating: 0, count: count * Self.shifts)
         for h in 0..<count {
-            let u = Int((speed * Double(lower + h)).rounded())
-            let slot = ((u - offset) % period + period) % period / P.hopsPerSlot
+            let slot = Self.slot(ofHop: lower + h, speed: speed, offset: offset)
             for j in 0...Self.shifts {
                 let tiles = ((slot + j) % P.slotsPerFrame) * bands
                 var all: Float = 0, dataOnly: Float = 0
@@ -46,6 +45,26 @@ struct LocatorScores {
             }
         }
         self.init(total: total, data: data, shifted: shifted)
+    }
+
+    /// The slot of the frame that global hop `hop` falls in, the grid read at `speed` with the
+    /// frame starting at `offset`.
+    static func slot(ofHop hop: Int, speed: Double, offset: Int) -> Int {
+        let period = P.hopsPerFrame
+        let u = Int((speed * Double(hop)).rounded())
+        return ((u - offset) % period + period) % period / P.hopsPerSlot
+    }
+
+    /// Every hop's score over all tiles, as `total`, without the data tiles and the shifted
+    /// patterns: for comparing speeds, which needs no noise estimate.
+    static func totals(stats: [Float], scale: [Float], lower: Int, chips: [Float], speed: Double, offset: Int) -> [Float] {
+        let bands = P.bandCount
+        return (0..<(stats.count / bands)).map { h in
+            let tiles = slot(ofHop: lower + h, speed: speed, offset: offset) * bands
+            var all: Float = 0
+            for b in 0..<bands { all += chips[tiles + b] * stats[h * bands + b] * scale[b] }
+            return all
+        }
     }
 
     /// Scores already computed: `total` and `data` per hop, `shifts` `shifted` scores per hop.

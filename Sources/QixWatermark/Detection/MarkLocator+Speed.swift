@@ -25,8 +25,8 @@ extension MarkLocator {
     static func refinedSpeed(_ spectra: HopSpectra, lower: Int, upper: Int, guess: Range<Int>, chips: [Float],
                              scale: SpeedScale, offset: Int, floors: [Float]) -> (scale: SpeedScale, offset: Int, stats: [Float]) {
         let searched = scale.statistics(spectra, hops: lower..<upper, floors: floors)
-        let total = totalScores(searched, scale: unitScales(searched), lower: lower, chips: chips, speed: scale.speed,
-                                offset: offset)
+        let total = LocatorScores.totals(stats: searched, scale: unitScales(searched), lower: lower, chips: chips,
+                                         speed: scale.speed, offset: offset)
         guard let run = strongRun(total, guess: guess) else { return (scale, offset, searched) }
         let centre = Double(lower) + Double(run.lowerBound + run.upperBound) / 2
         let probes = probeRanges(run).map { (lower + $0.lowerBound)..<(lower + $0.upperBound) }
@@ -38,8 +38,8 @@ extension MarkLocator {
             var sum: Float = 0
             for probe in probes {
                 let stats = refined.statistics(spectra, hops: probe, floors: floors)
-                sum += totalScores(stats, scale: unitScales(stats), lower: probe.lowerBound, chips: chips,
-                                   speed: speed, offset: moved).reduce(0, +)
+                sum += LocatorScores.totals(stats: stats, scale: unitScales(stats), lower: probe.lowerBound, chips: chips,
+                                            speed: speed, offset: moved).reduce(0, +)
             }
             return (refined, moved, sum)
         }
@@ -57,22 +57,5 @@ extension MarkLocator {
     static func probeRanges(_ run: Range<Int>) -> [Range<Int>] {
         guard run.count > 2 * speedProbeHops else { return [run] }
         return [run.lowerBound..<(run.lowerBound + speedProbeHops), (run.upperBound - speedProbeHops)..<run.upperBound]
-    }
-
-    /// Every hop's score over all tiles against `chips` (as `LocatorScores.total`), without the
-    /// shifted patterns: the comparison of speeds needs no noise estimate.
-    static func totalScores(_ stats: [Float], scale: [Float], lower: Int, chips: [Float], speed: Double,
-                            offset: Int) -> [Float] {
-        let bands = WatermarkParameters.bandCount, period = WatermarkParameters.hopsPerFrame
-        let count = stats.count / bands
-        var total = [Float](repeating: 0, count: count)
-        for h in 0..<count {
-            let u = Int((speed * Double(lower + h)).rounded())
-            let tiles = ((u - offset) % period + period) % period / WatermarkParameters.hopsPerSlot * bands
-            var all: Float = 0
-            for b in 0..<bands { all += chips[tiles + b] * stats[h * bands + b] * scale[b] }
-            total[h] = all
-        }
-        return total
     }
 }

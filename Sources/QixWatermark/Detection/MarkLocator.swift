@@ -160,9 +160,10 @@ struct MarkLocator {
 
     /// `end` (local to the stretch that starts at global hop `lower`; the airing found starts
     /// at `start`) carried to the splice (`splice(_:in:)`) within `spliceReach` beyond it, when
-    /// the mark holds over the whole stretch up to it or the stretch is a quiet tail
-    /// (`quietTail`) that the audio after the splice is louder than. Ends only: carried back the same way, starts went 0.53-0.84 s early on 4
-    /// of 600 spots (to a change in the programme before the spot) and 1 was fixed.
+    /// the mark holds over the whole stretch up to it; or, when the audio after the splice is
+    /// louder than the stretch, when the stretch is a quiet tail (`quietTail`) or the splice a
+    /// strong one (`strongSplice`). Ends only: carried back the same way, starts went 0.53-0.84 s
+    /// early on 4 of 600 spots (to a change in the programme before the spot) and 1 was fixed.
     static func splicedEnd(_ end: Int, after start: Int, _ scores: LocatorScores, _ spectra: HopSpectra,
                            lower: Int) -> Int {
         let w = HostChange.windowHops
