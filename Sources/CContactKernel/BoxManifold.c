@@ -1,6 +1,6 @@
 // The narrow phase's box-against-box manifolds, four pairs in lanes (BoxManifoldKernel.h),
-// built twice from one source as the contact kernel is (ContactKernel.c): for baseline x86-64
-// and, on x86-64, for AVX2 (a lane vector in one register, three-operand instructions).
+// built from one source as the contact kernel is (ContactKernel.c): for baseline x86-64 and,
+// on x86-64, for AVX2 (a lane vector in one register, three-operand instructions) and AVX-512.
 // QixDynamics picks one once at start-up with the contact kernel.
 //
 // Bits: only +, -, *, /, square root, compares and sign flips, in the Swift code's order, and
@@ -40,14 +40,12 @@ typedef int64_t m4 __attribute__((ext_vector_type(4)));
 
 #else
 
-void qix_box_manifolds_avx2(const double *vertices, const double *normals, const int32_t *starts, ptrdiff_t count,
-                            double margin, double flipTolerance, QixBoxManifold *out) {
-    qix_box_manifolds_portable(vertices, normals, starts, count, margin, flipTolerance, out);
-}
-
-void qix_box_manifolds_avx512(const double *vertices, const double *normals, const int32_t *starts,
-                              ptrdiff_t count, double margin, double flipTolerance, QixBoxManifold *out) {
-    qix_box_manifolds_portable(vertices, normals, starts, count, margin, flipTolerance, out);
-}
+// Elsewhere the x86 builds' names hold the baseline code (never picked, but they must link).
+#define K(name) name##_avx2
+#include "BoxManifoldKernel.h"
+#undef K
+#define K(name) name##_avx512
+#include "BoxManifoldKernel.h"
+#undef K
 
 #endif

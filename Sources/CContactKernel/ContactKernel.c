@@ -64,50 +64,17 @@ int32_t qix_contact_avx512_supported(void) {
 
 #else
 
-void qix_contact_pass_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count, QixBodyState *states,
-                           const QixPassConstants *constants) {
-    qix_contact_pass_portable(batches, solve, count, states, constants);
-}
-
-void qix_contact_warm_start_avx2(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
-                                 const double *masses) {
-    qix_contact_warm_start_portable(batches, count, states, masses);
-}
-
-void qix_contact_warm_start_and_solve_avx2(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
-                                           QixBodyState *states, const QixPassConstants *constants,
-                                           const int32_t *warmedBy) {
-    qix_contact_warm_start_and_solve_portable(batches, solve, count, states, constants, warmedBy);
-}
-
-void qix_contact_fill_avx2(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce, ptrdiff_t count,
-                           const int32_t *slots, const QixContact *contacts, const double *masses,
-                           const double *materials, const double *centers, const QixBodyState *states) {
-    qix_contact_fill_portable(batches, solve, bounce, count, slots, contacts, masses, materials, centers, states);
-}
-
-void qix_contact_pass_avx512(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count, QixBodyState *states,
-                             const QixPassConstants *constants) {
-    qix_contact_pass_portable(batches, solve, count, states, constants);
-}
-
-void qix_contact_warm_start_avx512(const QixContactBatch *batches, ptrdiff_t count, QixBodyState *states,
-                                   const double *masses) {
-    qix_contact_warm_start_portable(batches, count, states, masses);
-}
-
-void qix_contact_warm_start_and_solve_avx512(QixContactBatch *batches, QixBatchSolve *solve, ptrdiff_t count,
-                                             QixBodyState *states, const QixPassConstants *constants,
-                                             const int32_t *warmedBy) {
-    qix_contact_warm_start_and_solve_portable(batches, solve, count, states, constants, warmedBy);
-}
-
-void qix_contact_fill_avx512(QixContactBatch *batches, QixBatchSolve *solve, QixBatchBounce *bounce,
-                             ptrdiff_t count, const int32_t *slots, const QixContact *contacts,
-                             const double *masses, const double *materials, const double *centers,
-                             const QixBodyState *states) {
-    qix_contact_fill_portable(batches, solve, bounce, count, slots, contacts, masses, materials, centers, states);
-}
+// Elsewhere the x86 builds' names hold the baseline code: the checks below never pick them,
+// but QixDynamics names them, so they must link, and built from the same source they cannot
+// drift from the portable build's signatures.
+#define K(name) name##_avx2
+#include "ContactPasses.h"
+#include "ContactFill.h"
+#undef K
+#define K(name) name##_avx512
+#include "ContactPasses.h"
+#include "ContactFill.h"
+#undef K
 
 int32_t qix_contact_avx2_supported(void) { return 0; }
 
