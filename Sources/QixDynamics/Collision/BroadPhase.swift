@@ -197,6 +197,14 @@ final class BroadPhase {
         return Double(f) < x ? f.nextUp : f
     }
 
+    /// Whether boxes (`lowerA`, `upperA`) and (`lowerB`, `upperB`) are apart: the one overlap
+    /// test of the broad phase, so that a pair kept from last step (`EmittedPairs`) is judged as
+    /// an emitted one is, NaN boxes included.
+    @inline(__always)
+    static func apart(_ lowerA: Vector2, _ upperA: Vector2, _ lowerB: Vector2, _ upperB: Vector2) -> Bool {
+        upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y
+    }
+
     /// The bucket of cell (x, y) in a table of `mask + 1` buckets.
     @inline(__always)
     static func hash(_ x: Int32, _ y: Int32, _ mask: Int) -> Int {
@@ -352,8 +360,7 @@ final class BroadPhase {
         while g < total && Int(cand[g].x) == k {
             let o = Int(cand[g].y)
             g += 1
-            let lowerB = lower[o], upperB = upper[o]
-            if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
+            if BroadPhase.apart(lowerA, upperA, lower[o], upper[o]) { continue }
             // Query order within a first item: corner row, corner column, other item
             // (one key, rows in the high half; insertion, as an item has a few pairs).
             let cornerY = max(lo.y, low[o].y), cornerX = max(lo.x, low[o].x)
@@ -537,8 +544,7 @@ private struct Grid {
                         if max(lo.x, olo.x) != x || max(lo.y, olo.y) != y { continue }
                         let ohi = high[other]
                         if x > ohi.x || y > ohi.y || x < olo.x || y < olo.y { continue }
-                        let lowerB = lower[other], upperB = upper[other]
-                        if upperA.x < lowerB.x || upperB.x < lowerA.x || upperA.y < lowerB.y || upperB.y < lowerA.y { continue }
+                        if BroadPhase.apart(lowerA, upperA, lower[other], upper[other]) { continue }
                         let pair = SIMD2(Int32(ki), Int32(other))
                         if dedupe && out.last == pair { continue }
                         out.append(pair)

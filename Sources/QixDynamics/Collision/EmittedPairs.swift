@@ -66,8 +66,7 @@ struct EmittedPairs {
             let first = w << 6, end = Swift.min(first + 64, total)
             for g in first..<end {
                 let a = Int(candidates[g].x), b = Int(candidates[g].y)
-                let apart = upper[a].x < lower[b].x || upper[b].x < lower[a].x || upper[a].y < lower[b].y
-                    || upper[b].y < lower[a].y
+                let apart = BroadPhase.apart(lower[a], upper[a], lower[b], upper[b])
                 word |= (apart ? 0 : 1) << UInt64(g - first)
             }
             changed[w] = word ^ bits[w]
