@@ -15,7 +15,9 @@
 /// the way to it and the stretch is unlike the audio after the splice: after MP3, quiet
 /// ambience keeps too little mark in a spot's last second for the half-second blocks to
 /// prove, but the stretch up to the splice taken whole does; a stretch quiet enough that the
-/// embedder kept its mark under the masked threshold is carried without that proof. And a
+/// embedder kept its mark under the masked threshold is carried without that proof; a splice
+/// up to 3.2 s away only with a stronger proof, since a longer stretch of unmarked audio offers
+/// more chances to score. And a
 /// start near a boundary of the frame grid is moved to it: the embedder starts a spot's first
 /// frame at its first sample.
 struct MarkLocator {
@@ -159,23 +161,25 @@ struct MarkLocator {
     static let quietTail: Float = 15
 
     /// `end` (local to the stretch that starts at global hop `lower`; the airing found starts
-    /// at `start`) carried to the splice (`splice(_:in:)`) within `spliceReach` beyond it, when
-    /// the mark holds over the whole stretch up to it; or, when the audio after the splice is
+    /// at `start`) carried to a splice in the host: the one within `spliceReach` on the terms of
+    /// `nearSplicedEnd`, else the one within `farSpliceReach` when the mark proves the longer
+    /// stretch up to it (`farSpliceEvidence`).
+    static func splicedEnd(_ end: Int, after start: Int, _ scores: LocatorScores, _ spectra: HopSpectra,
+                           lower: Int) -> Int {
+        let near = nearSplicedEnd(end, after: start, scores, spectra, lower: lower)
+        guard near == end, let far = splice(after: end, within: farSpliceReach, scores, spectra, lower: lower),
+              scores.block(end..<(end + far.hop)).z >= farSpliceEvidence else { return near }
+        return end + far.hop
+    }
+
+    /// `end` carried to the splice (`splice(_:in:)`) within `spliceReach` beyond it, when the
+    /// mark holds over the whole stretch up to it; or, when the audio after the splice is
     /// louder than the stretch, when the stretch is a quiet tail (`quietTail`) or the splice a
     /// strong one (`strongSplice`). Ends only: carried back the same way, starts went 0.53-0.84 s
     /// early on 4 of 600 spots (to a change in the programme before the spot) and 1 was fixed.
-    static func splicedEnd(_ end: Int, after start: Int, _ scores: LocatorScores, _ spectra: HopSpectra,
-                           lower: Int) -> Int {
-        let w = HostChange.windowHops
-        // The candidate hops, kept where both change windows have audio.
-        let first = end + spliceReach.lowerBound
-        let last = min(end + spliceReach.upperBound, scores.count, spectra.endHop - lower - w)
-        guard first <= last else { return end }
-        // Measured from the end (local hop 0) through the last candidate's after-window, which
-        // also holds the changes up to `windowHops` past it that decide whether it is a peak.
-        let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
-        let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
-        guard let hop = splice(host, in: (first - end)...(last - end)) else { return end }
+    static func nearSplicedEnd(_ end: Int, after start: Int, _ scores: LocatorScores, _ spectra: HopSpectra,
+                               lower: Int) -> Int {
+        guard let (hop, host) = splice(after: end, within: spliceReach, scores, spectra, lower: lower) else { return end }
         let z = scores.block(end..<(end + hop)).z
         if z >= spliceEvidence { return end + hop }
         guard start < end else { return end }
@@ -188,6 +192,32 @@ struct MarkLocator {
         if tail <= airing - quietTail { return end + hop }
         let strong = host.difference(0..<hop, next) >= strongSplice && after >= tail + strongSpliceRise
         return strong && z >= strongSpliceEvidence ? end + hop : end
+    }
+
+    /// Hops beyond an end searched for a splice when none within `spliceReach` carried it
+    /// (1.94-3.2 s): the quiet endings of the vinyl-ambience host, clean, left ends 2.0 and 2.5 s
+    /// short of their splice, the mark there scoring z 1-2.5 a block (2 of 1 400 spots).
+    static let farSpliceReach = 121...200
+    /// The z a stretch up to a splice within `farSpliceReach` must reach, scored as one block.
+    /// Unmarked audio reaches `spliceEvidence` 7 % of the time and this 0.6 %: at z 2, the next
+    /// programme's pauses 2.1 s in took 2 correct ends over 1 000 spots.
+    static let farSpliceEvidence: Float = 2.5
+
+    /// The splice within `reach` hops beyond `end` (local), in hops from `end`, with the host's
+    /// change measured from `end`; nil when there is none or the stretch cannot hold the reach.
+    static func splice(after end: Int, within reach: ClosedRange<Int>, _ scores: LocatorScores, _ spectra: HopSpectra,
+                       lower: Int) -> (hop: Int, host: HostChange)? {
+        let w = HostChange.windowHops
+        // The candidate hops, kept where both change windows have audio.
+        let first = end + reach.lowerBound
+        let last = min(end + reach.upperBound, scores.count, spectra.endHop - lower - w)
+        guard first <= last else { return nil }
+        // Measured from the end (local hop 0) through the last candidate's after-window, which
+        // also holds the changes up to `windowHops` past it that decide whether it is a peak.
+        let measured = max(last + w, min(last + spliceAfterHops, spectra.endHop - lower))
+        let host = HostChange(spectra, hops: (lower + end)..<(lower + measured))
+        guard let hop = splice(host, in: (first - end)...(last - end)) else { return nil }
+        return (hop, host)
     }
 
     /// A lasting change (dB) that, rising by `strongSpliceRise` into the next programme, needs only
