@@ -104,16 +104,20 @@ public final class AiringsDatabase: Sendable {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM recordings WHERE path = ?", arguments: [path]).map(Self.recording) }
     }
 
-    /// True when `file` was already scanned successfully, unchanged, with the same key.
-    public func isUpToDate(_ file: RecordingFile, keyFingerprint: String) throws -> Bool {
+    /// True when `file` was already scanned successfully, unchanged, with the same key, and
+    /// read on from the same `junction` (`ChannelSequence.junctionIdentity(before:)`; a row
+    /// that did not record one counts as the same).
+    public func isUpToDate(_ file: RecordingFile, keyFingerprint: String, junction: String = "") throws -> Bool {
         guard let stored = try recording(path: file.path) else { return false }
         return stored.isDone && stored.file == file && stored.keyFingerprint == keyFingerprint
+            && (stored.junction == nil || stored.junction == junction)
     }
 
     /// Stores one recording's outcome and its detections in one transaction, replacing
     /// whatever an earlier scan stored for the same path.
     public func store(file: RecordingFile, channel: String?, wallclockStart: WallClockTime?,
-                      outcome: Result<RecordingAnalysis, ScanError>, keyFingerprint: String, runUUID: String) throws {
+                      outcome: Result<RecordingAnalysis, ScanError>, keyFingerprint: String, junction: String = "",
+                      runUUID: String) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [file.path])
             let analysis = try? outcome.get()
@@ -122,7 +126,7 @@ public final class AiringsDatabase: Sendable {
             let row = StoredRecording(id: 0, file: file, duration: analysis?.duration, channel: channel,
                                       wallclockStart: wallclockStart, isDone: analysis != nil, error: failure,
                                       keyFingerprint: keyFingerprint, declaredDuration: analysis?.declaredDuration,
-                                      damage: analysis?.damage)
+                                      damage: analysis?.damage, junction: junction)
             let id = try Self.insert(db, row, scanUUID: runUUID)
             for d in analysis?.detections ?? [] {
                 try db.execute(sql: """
@@ -137,14 +141,15 @@ public final class AiringsDatabase: Sendable {
     static func insert(_ db: Database, _ recording: StoredRecording, scanUUID: String) throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO recordings (path, size, mtime, fingerprint, duration, channel, wallclock_start,
-                                    status, error, key_fingerprint, scan_uuid, wallclock_end, declared_duration, damage)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    status, error, key_fingerprint, scan_uuid, wallclock_end, declared_duration, damage,
+                                    junction)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [recording.file.path, recording.file.size, recording.file.modificationTime,
                              recording.file.fingerprint, recording.duration, recording.channel,
                              recording.wallclockStart?.iso8601, recording.isDone ? "done" : "failed", recording.error,
                              recording.keyFingerprint, scanUUID,
                              AiringsSchema.wallclockEnd(start: recording.wallclockStart, duration: recording.duration),
-                             recording.declaredDuration, recording.damage])
+                             recording.declaredDuration, recording.damage, recording.junction])
         return db.lastInsertedRowID
     }
 
@@ -183,11 +188,11 @@ public final class AiringsDatabase: Sendable {
         let file = RecordingFile(stored: row["path"], size: row["size"], modificationTime: row["mtime"], fingerprint: row["fingerprint"])
         let start: String? = row["wallclock_start"]
         let status: String = row["status"]
-        // A version 1 database opened read-only has no coverage columns: they read as nil.
+        // An older database opened read-only lacks the newer columns: they read as nil.
         return StoredRecording(id: row["id"], file: file, duration: row["duration"], channel: row["channel"],
                                wallclockStart: start.flatMap(WallClockTime.init(iso8601:)), isDone: status == "done",
                                error: row["error"], keyFingerprint: row["key_fingerprint"],
-                               declaredDuration: row["declared_duration"], damage: row["damage"])
+                               declaredDuration: row["declared_duration"], damage: row["damage"], junction: row["junction"])
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

@@ -6,8 +6,9 @@ import GRDB
 /// QixKit is recognised and refused instead of being misread or altered.
 enum AiringsSchema {
     /// The version this build writes and reads: 2 adds each recording's coverage
-    /// (`wallclock_end`, `declared_duration`, `damage`).
-    static let version = 2
+    /// (`wallclock_end`, `declared_duration`, `damage`), 3 the junction a recording was read
+    /// on from (`junction`).
+    static let version = 3
 
     /// Creates every table of version 1 in an empty database.
     static func createVersion1(_ db: Database) throws {
@@ -74,6 +75,7 @@ enum AiringsSchema {
         if found == version { return }
         if found < 1 { try createVersion1(db) }
         if found < 2 { try addCoverage(db) }
+        if found < 3 { try addJunction(db) }
         try db.execute(sql: "PRAGMA user_version = \(version)")
     }
 
@@ -95,6 +97,14 @@ enum AiringsSchema {
             guard let end = wallclockEnd(start: WallClockTime(iso8601: start), duration: row["duration"]) else { continue }
             try db.execute(sql: "UPDATE recordings SET wallclock_end = ? WHERE id = ?", arguments: [end, row["id"] as Int64])
         }
+    }
+
+    /// Version 3: the identity of the channel's previous recording that a recording was read
+    /// on from (`ChannelSequence.junctionIdentity(before:)`; empty when it had none), so that a
+    /// recording is scanned again when that one changes or first appears. Rows of older
+    /// versions hold null: not recorded, and not a reason to scan them again.
+    static func addJunction(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE recordings ADD COLUMN junction TEXT")
     }
 
     /// The stored `wallclock_end`: the wall-clock time of the last decoded sample's end.

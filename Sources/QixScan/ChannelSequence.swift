@@ -25,4 +25,13 @@ public struct ChannelSequence: Sendable {
 
     /// The junction of `path` with the channel's recording before it, if there is one.
     public func junction(before path: String) -> RecordingJunction? { junctions[path] }
+
+    /// What `path`'s scan reads besides the recording itself: the previous recording's path and
+    /// on-disk identity (size, modification time, content fingerprint), or "unreadable" in
+    /// their place; empty without a predecessor. A stored result read on from another is stale.
+    public func junctionIdentity(before path: String) -> String {
+        guard let junction = junctions[path] else { return "" }
+        guard let file = try? RecordingFile(path: junction.predecessor) else { return junction.predecessor + "\tunreadable" }
+        return [file.path, String(file.size), String(file.modificationTime), file.fingerprint].joined(separator: "\t")
+    }
 }

@@ -102,6 +102,8 @@ public final class RecordingScanner: Sendable {
     let analyze: ReportingAnalyzer
     let keyFingerprint: String
     let pattern: RecordingNamePattern
+    /// The channels' recordings in order, when recordings are read on from their predecessors.
+    let sequence: ChannelSequence?
     let jobs: Int
     /// Whom the scanner's claims name (this process).
     let claimant: ScanClaimant
@@ -115,9 +117,13 @@ public final class RecordingScanner: Sendable {
 
     /// Prepares a scanner whose analyzer says how far it has read each recording, so that
     /// progress moves within a recording; `jobs` recordings are read at once.
+    /// With a `sequence`, a recording is also scanned again when the recording before it on its
+    /// channel, which the analyzer reads on from, has changed or first appeared.
     public init(database: AiringsDatabase, keyFingerprint: String, pattern: RecordingNamePattern = .standard,
-                jobs: Int, claimant: ScanClaimant = .current, analyzeReporting analyze: @escaping ReportingAnalyzer) {
+                jobs: Int, claimant: ScanClaimant = .current, sequence: ChannelSequence? = nil,
+                analyzeReporting analyze: @escaping ReportingAnalyzer) {
         self.database = database
+        self.sequence = sequence
         self.claimant = claimant
         self.keyFingerprint = keyFingerprint
         self.pattern = pattern
@@ -169,10 +175,11 @@ public final class RecordingScanner: Sendable {
         }
         // Another scan into the same database may hold it; the claim is checked again
         // against what is stored, for a scan that finished it between the two looks.
+        let junction = sequence?.junctionIdentity(before: path) ?? ""
         do {
-            if try database.isUpToDate(file, keyFingerprint: keyFingerprint) { return .skipped }
+            if try database.isUpToDate(file, keyFingerprint: keyFingerprint, junction: junction) { return .skipped }
             guard try database.claim(path, for: claimant) else { return .skipped }
-            if try database.isUpToDate(file, keyFingerprint: keyFingerprint) {
+            if try database.isUpToDate(file, keyFingerprint: keyFingerprint, junction: junction) {
                 try database.release(path, for: claimant)
                 return .skipped
             }
@@ -189,7 +196,7 @@ public final class RecordingScanner: Sendable {
         }
         do {
             try database.store(file: file, channel: origin.channel, wallclockStart: origin.start, outcome: result,
-                               keyFingerprint: keyFingerprint, runUUID: runUUID)
+                               keyFingerprint: keyFingerprint, junction: junction, runUUID: runUUID)
         } catch { return .fatal(Self.scanError(error, "cannot write database", database.path)) }
         switch result {
         case .success(let analysis): return .scanned(seconds: analysis.duration)

@@ -66,10 +66,14 @@ public struct StoredRecording: Sendable, Equatable {
     public var declaredDuration: Double?
     /// The reader's one-line report of what a damaged recording lost.
     public var damage: String?
+    /// The identity of the channel's previous recording it was read on from, empty when it
+    /// had none; nil when not recorded (databases before schema version 3).
+    public var junction: String?
 
     /// Makes a stored recording record.
     public init(id: Int64, file: RecordingFile, duration: Double?, channel: String?, wallclockStart: WallClockTime?,
-                isDone: Bool, error: String?, keyFingerprint: String, declaredDuration: Double? = nil, damage: String? = nil) {
+                isDone: Bool, error: String?, keyFingerprint: String, declaredDuration: Double? = nil, damage: String? = nil,
+                junction: String? = nil) {
         self.id = id
         self.file = file
         self.duration = duration
@@ -80,6 +84,7 @@ public struct StoredRecording: Sendable, Equatable {
         self.keyFingerprint = keyFingerprint
         self.declaredDuration = declaredDuration
         self.damage = damage
+        self.junction = junction
     }
 
     /// The wall-clock stretch whose audio was decoded, when start and length are known.

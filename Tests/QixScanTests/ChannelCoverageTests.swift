@@ -110,7 +110,7 @@ struct ChannelCoverageTests {
         try ends.run()
         ends.waitUntilExit()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text == "2\n2026-11-21T10:30:00Z\n2026-11-21T11:00:00Z\n")
+        #expect(text == "3\n2026-11-21T10:30:00Z\n2026-11-21T11:00:00Z\n")
     }
 
     @Test("scans store what a cut recording lost, and merges carry it, so shards merge to the unsharded coverage")

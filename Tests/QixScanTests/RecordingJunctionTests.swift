@@ -58,6 +58,25 @@ import Testing
         #expect(airings.allSatisfy { $0.start >= 0 && $0.start <= 0.5 }, "\(airings.map(\.start))")
     }
 
+    /// A recording scanned before the one before it was recorded or copied in (a backfill) is
+    /// scanned again once that one is there, since it is then read on from it: its airing
+    /// moves to where the spot starts. A third run finds both up to date.
+    @Test func rescansARecordingWhenItsPredecessorAppears() throws {
+        let directory = try TestSignals.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let paths = [directory + "/ch_20260101_000000.flac", directory + "/ch_20260101_000018.flac"]
+        try Self.record(try Self.spotCutInTwo(), as: paths, format: "flac")
+        let database = directory + "/a.sqlite"
+        let alone = try Self.scan([paths[1]], in: [paths[1]], into: database)
+        #expect(alone.map(\.recording) == [paths[1]])
+        let backfilled = try Self.scan(paths, in: paths, into: database)
+        #expect(backfilled.map(\.id) == ["5eedcafe"])
+        #expect(backfilled.first?.recording == paths[0])
+        #expect(abs((backfilled.first?.start ?? 0) - 16.5) <= 0.5)
+        let again = try Self.scanner(paths, into: try AiringsDatabase(path: database))
+        #expect(try again.scan(paths, run: ScanFixtures.run(), report: { _, _ in }).0.skipped == 2)
+    }
+
     /// 18 s at 16 kHz whose last 1.5 s are a marked spot's first (ID 5eedcafe, public test key),
     /// and the spot's other 8.5 s followed by 12 s of speech.
     static func spotCutInTwo() throws -> [AudioBuffer] {
@@ -77,14 +96,19 @@ import Testing
     /// the whole list, and returns the report's airings.
     static func scan(_ paths: [String], in order: [String], into database: String) throws -> [Airing] {
         let database = try AiringsDatabase(path: database)
-        let analyzer = WatermarkRecordingAnalyzer(key: .publicTestKey)
-        let sequence = ChannelSequence(paths: paths, pattern: .standard)
-        let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, jobs: 1,
-                                       analyzeReporting: { path, progress in
-            try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
-        })
+        let scanner = try scanner(paths, into: database)
         for path in order { _ = try scanner.scan([path], run: ScanFixtures.run(), report: { _, _ in }) }
         return try AiringsBuilder.airings(database.detections(), recordings: database.recordings())
+    }
+
+    /// A scanner with the public test key that reads each of `paths` on from the one before it.
+    static func scanner(_ paths: [String], into database: AiringsDatabase) throws -> RecordingScanner {
+        let analyzer = WatermarkRecordingAnalyzer(key: .publicTestKey)
+        let sequence = ChannelSequence(paths: paths, pattern: .standard)
+        return RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, jobs: 1, sequence: sequence,
+                                analyzeReporting: { path, progress in
+            try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
+        })
     }
 
     /// Writes the two recordings: as FLAC; each encoded to AAC in MP4; or, for "ts", the two
