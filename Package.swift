@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "QixDSPTests", dependencies: ["QixDSP", "QixTestSupport"]),
         // Fixtures: small damaged FLAC files the decoders are held to, read by path.
         .testTarget(name: "QixAudioTests", dependencies: ["QixAudio", "QixTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio"]),
+        .testTarget(name: "QixWatermarkTests", dependencies: ["QixWatermark", "QixAudio", "QixTestSupport"]),
         .testTarget(name: "QixEvalTests", dependencies: ["QixEval", "QixWatermark", "QixAudio"]),
         .testTarget(name: "QixScanTests", dependencies: ["QixScan", "QixTestSupport", "QixAudio", "QixWatermark"]),
         .testTarget(name: "QixDynamicsTests", dependencies: ["QixDynamics", "QixScenes", "QixTestSupport"]),

@@ -140,11 +140,7 @@ import Testing
     }
 
     static func corpus(_ prefix: String, seconds: Double, rate: Int) throws -> AudioBuffer {
-        let names = try FileManager.default.contentsOfDirectory(atPath: TestSignals.corpusClips).sorted()
-        guard let name = names.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }) else {
-            throw QixError("missing clip", parameter: prefix, "not in corpus/clips")
-        }
-        let buffer = try AudioFileReader.readAll(path: TestSignals.corpusClips + "/" + name)
+        let buffer = try AudioFileReader.readAll(path: TestSignals.corpusClip(prefix))
         let part = buffer.slice(frames: 0..<Int(seconds * Double(buffer.sampleRate)))
         let mono = part.mixedToMono()
         return mono.sampleRate == rate ? mono : try Resampler.resample(mono, to: rate)

@@ -53,6 +53,16 @@ public enum TestSignals {
         return path
     }
 
+    /// The path of the corpus clip corpus/clips/<prefix>*.flac (the first by name); throws a
+    /// one-line error naming the prefix when there is none.
+    public static func corpusClip(_ prefix: String) throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpusClips).sorted()
+        guard let name = names.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }) else {
+            throw QixError("missing clip", parameter: prefix, "not in corpus/clips")
+        }
+        return corpusClips + "/" + name
+    }
+
     /// The repository's corpus/clips folder.
     public static var corpusClips: String {
         var url = URL(fileURLWithPath: #filePath)

@@ -1,5 +1,6 @@
 import Foundation
 import QixAudio
+import QixTestSupport
 
 /// Deterministic host signals for the watermark tests.
 enum TestSignals {
@@ -34,11 +35,7 @@ enum TestSignals {
 
     /// A corpus clip (corpus/clips/<prefix>*.flac), `seconds` long from `start`.
     static func corpus(_ prefix: String, start: Double = 0, seconds: Double = .infinity) throws -> AudioBuffer {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("corpus/clips")
-        let name = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
-            .first { $0.hasPrefix(prefix) && $0.hasSuffix(".flac") }!
-        let buffer = try AudioFileReader.readAll(path: root.appendingPathComponent(name).path)
+        let buffer = try AudioFileReader.readAll(path: QixTestSupport.TestSignals.corpusClip(prefix))
         let first = Int(start * Double(buffer.sampleRate))
         let count = seconds.isFinite ? Int(seconds * Double(buffer.sampleRate)) : buffer.frameCount - first
         return buffer.slice(frames: first..<(first + count))
