@@ -38,6 +38,9 @@ final class StepBuffer<Element> {
         count = n
     }
 
+    /// The largest buffer `release` keeps (16 kB).
+    static var keptBytes: Int { 16 << 10 }
+
     /// Empties the buffer, keeping its memory.
     func removeAll() {
         base.deinitialize(count: count)
@@ -45,8 +48,15 @@ final class StepBuffer<Element> {
     }
 
     /// Empties the buffer and gives its memory back, for a buffer that only one stage of the
-    /// step uses: the stages after it then reuse that memory instead of adding their own.
+    /// step uses: the stages after it then reuse that memory instead of adding their own. A
+    /// buffer of at most `keptBytes` keeps its memory (emptied): a small scene's stages would
+    /// otherwise allocate it anew every step (14 of the base-10 pyramid's allocations a step),
+    /// and it is too small to matter to the memory peak.
     func release() {
+        if capacity * MemoryLayout<Element>.stride <= StepBuffer.keptBytes {
+            removeAll()
+            return
+        }
         base.deinitialize(count: count)
         base.deallocate()
         base = .allocate(capacity: 0)

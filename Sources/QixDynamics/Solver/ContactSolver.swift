@@ -45,10 +45,11 @@ struct ContactSolver {
         let batchCount = schedule.slots.count / width
         preparedCount = contacts.count
         batches.setCount(batchCount, filler: ContactBatch())
-        // Fresh for the step (`endStep` releases them), left unset: the fill writes every field
-        // of every lane, as it does in the batches.
-        bounces = [BatchBounce](unsafeUninitializedCapacity: batchCount) { _, count in count = batchCount }
-        solveData = [BatchSolve](unsafeUninitializedCapacity: batchCount) { _, count in count = batchCount }
+        // Fresh for the step (`endStep` releases them) and left unset, or kept from the last
+        // step by a small scene: the fill writes every field of every lane, as in the batches.
+        let keep = keepsScratch
+        ContactSolver.size(&bounces, batchCount, keep: keep, filler: BatchBounce())
+        ContactSolver.size(&solveData, batchCount, keep: keep, filler: BatchSolve())
         // Batch by batch, every lane written (unused lanes and missing second points as zeros):
         // sequential stores, and the contacts are read almost in order (the schedule is a sweep).
         let kernel = self.kernel
@@ -122,10 +123,33 @@ struct ContactSolver {
 
     /// Gives back the bodies' materials and centres, which only the fill reads: released before
     /// the sub-steps, the step's next allocations (the bodies' motions) reuse their memory
-    /// instead of adding to the peak (160 kB on the 5050-box pyramid).
+    /// instead of adding to the peak (160 kB on the 5050-box pyramid). A small step keeps them.
     private mutating func releaseFillCopies() {
+        if keepsScratch { return }
         materials = []
         centers = []
+    }
+
+    /// Up to this many batches (about 1 000 contacts) and four times as many bodies a step keeps
+    /// its solve and bounce records, inverse masses and the fill's per-body copies for the next
+    /// step (at most 330 kB): on a small scene allocating and releasing them every step costs
+    /// more than the memory is worth (7 of the base-10 pyramid's 8 array allocations a step).
+    /// Larger steps release them, so that they do not add to the memory peak.
+    static let keptScratchBatches = 256
+
+    /// Whether this step's scratch is small enough to keep (`keptScratchBatches`).
+    private var keepsScratch: Bool {
+        batches.count <= ContactSolver.keptScratchBatches && masses.count <= 4 * ContactSolver.keptScratchBatches
+    }
+
+    /// Sets `records` to `count` elements whose contents the fill overwrites: the kept storage,
+    /// resized, when `keep` (a small step); else fresh and left unset (`endStep` released them).
+    private static func size<T>(_ records: inout [T], _ count: Int, keep: Bool, filler: T) {
+        if keep {
+            records.setCount(count, filler: filler)
+        } else {
+            records = [T](unsafeUninitializedCapacity: count) { _, n in n = count }
+        }
     }
 
     /// Releases the step's solve and bounce records and the inverse masses once the step's
@@ -133,6 +157,7 @@ struct ContactSolver {
     /// 1.4 MB on the 5050-box pyramid; released, their memory serves what the frame allocates
     /// after its steps (its contact events) instead of adding to the peak.
     mutating func endStep() {
+        if keepsScratch { return }
         solveData = []
         bounces = []
         masses = []

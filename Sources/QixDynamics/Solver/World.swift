@@ -235,7 +235,9 @@ final class World {
                     for k in 0..<jp.count { js.prepare(&jp[k]) }
                     prepareMotions(B, h: step.h, gravity: gravity, items: items)
                     for _ in 0..<substepCount { substep(S, jp, js, step) }
-                    motions = []  // per step: released, so what the frame allocates next reuses it
+                    // Per step: released, so what the frame allocates next reuses it (a small
+                    // scene keeps it, as the contact solver keeps its scratch).
+                    if motions.count > 4 * ContactSolver.keptScratchBatches { motions = [] }
                     contactSolver.restitution(S)
                     contactSolver.endStep()
                     js.projectRods(jp)
@@ -350,7 +352,11 @@ final class World {
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
         motions.removeAll(keepingCapacity: true)
         motions.reserveCapacity(items.count)
-        dampingFactors = materials.map { m in SIMD2(1 / (1 + h * m.linearDamping), 1 / (1 + h * m.angularDamping)) }
+        // In place (no array allocated per step): one entry per material.
+        dampingFactors.setCount(materials.count, filler: .zero)
+        for (k, m) in materials.enumerated() {
+            dampingFactors[k] = SIMD2(1 / (1 + h * m.linearDamping), 1 / (1 + h * m.angularDamping))
+        }
         materials.withUnsafeBufferPointer { mp in
             for i32 in items {
                 let i = Int(i32)
