@@ -197,7 +197,7 @@ struct MarkLocator {
     /// Hops beyond an end searched for a splice when none within `spliceReach` carried it
     /// (1.94-3.2 s): the quiet endings of the vinyl-ambience host, clean, left ends 2.0 and 2.5 s
     /// short of their splice, the mark there scoring z 1-2.5 a block (2 of 1 400 spots).
-    static let farSpliceReach = 121...200
+    static let farSpliceReach = (spliceReach.upperBound + 1)...200
     /// The z a stretch up to a splice within `farSpliceReach` must reach, scored as one block.
     /// Unmarked audio reaches `spliceEvidence` 7 % of the time and this 0.6 %: at z 2, the next
     /// programme's pauses 2.1 s in took 2 correct ends over 1 000 spots.
