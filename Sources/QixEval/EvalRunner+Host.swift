@@ -45,8 +45,10 @@ extension EvalRunner {
                                              strength: config.strength, profile: config.profile, masking: config.masking)
         let marked = try embedder.embed(host)
         tally.result.snr.append((name, Self.snr(original: host.samples, marked: marked.samples)))
-        let detector = WatermarkDetector(key: run.key, expected: run.expected)
-        let wrongDetector = WatermarkDetector(key: run.wrongKey, expected: run.expected)
+        // App mode listens as an app does: each excerpt is one listening session.
+        let budget: FalseReportBudget = config.campaigns > 0 ? .perSession : .perHour
+        let detector = WatermarkDetector(key: run.key, expected: run.expected, falseReportBudget: budget)
+        let wrongDetector = WatermarkDetector(key: run.wrongKey, expected: run.expected, falseReportBudget: budget)
         var correct = 0, trials = 0
         for (attackIndex, attack) in config.attacks.enumerated() {
             // Seeded by the attack's name, not its place in the list: a cell's result does

@@ -47,6 +47,11 @@ struct DetectCommand: ParsableCommand {
         discussion: "Sync peaks ranked by the fit of their codeword and a 64-path list decoder: a little more found in noisy or reverberant captures, for several times the search CPU and 2.4 times the false-positive bound per window."))
     var thorough = false
 
+    @Flag(help: ArgumentHelp(
+        "Treat each input as one app listening session: expected IDs (--expect) are heard at a lower score.",
+        discussion: "The whole input is allowed the chance of a false report that one hour of monitoring has (about 1 in 60 000 inputs with 20 expected IDs), so a 3 s capture reports an expected ID from score 5.9 instead of 7. For short captures taken one at a time, not for recordings scanned back to back."))
+    var session = false
+
     @OptionGroup var quietOption: QuietOption
 
     func run() throws {
@@ -55,7 +60,8 @@ struct DetectCommand: ParsableCommand {
         let keys = try KeyOption.loadAll(key)
         let detectors = keys.map { loaded in
             WatermarkDetector(key: loaded.key, expected: expected,
-                              thoroughSearchSeconds: thorough ? .infinity : WatermarkDetector.clipSeconds)
+                              thoroughSearchSeconds: thorough ? .infinity : WatermarkDetector.clipSeconds,
+                              falseReportBudget: session ? .perSession : .perHour)
         }
         var failed = false
         for input in inputs {

@@ -58,7 +58,7 @@ struct EvalCommand: ParsableCommand {
     var expectKnown = false
 
     @Option(parsing: .unconditional,
-            help: "App mode: the detector expects N IDs, each clip's own among seeded decoys (the campaigns on air), as the app's TV Shake does; a decoy heard counts as a wrong ID. 0: blind.")
+            help: "App mode: the detector expects N IDs, each clip's own among seeded decoys (the campaigns on air), as the app's TV Shake does, and takes each excerpt as one listening session (as 'qix detect --session'); a decoy heard counts as a wrong ID. 0: blind.")
     var campaigns = 0
 
     @Flag(help: "Also print, per attack and host, the excerpts decoded at each length.")
@@ -179,7 +179,7 @@ struct EvalCommand: ParsableCommand {
         }
         if byHost { printByHost(result, attacks: config.attacks, lengths: lengths) }
         let snrs = result.snr.map(\.1).sorted()
-        let detection = config.campaigns > 0 ? "app mode, \(config.campaigns) campaigns expected" : (config.expectKnownID ? "the clip's ID expected" : "blind")
+        let detection = config.campaigns > 0 ? "app mode, \(config.campaigns) campaigns expected, one session per excerpt" : (config.expectKnownID ? "the clip's ID expected" : "blind")
         let mode = "\(config.profile.rawValue) profile, \(detection)"
         print("excerpts per cell: \(result.cells.first?.trials ?? 0) (\(mode)); unmarked and wrong-key columns count excerpts with any detection")
         print(String(format: "watermark SNR: median %.1f dB, min %.1f dB over %d clips", snrs.isEmpty ? 0 : snrs[snrs.count / 2], snrs.first ?? 0, snrs.count))

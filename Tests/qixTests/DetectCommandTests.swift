@@ -35,6 +35,25 @@ struct DetectCommandTests {
         #expect(try QixProcess.run(["detect", "--help"]).stdout.contains("--thorough"))
     }
 
+    /// A faint mark (strength 0.16) scores 6.7 for its expected ID: under the hourly
+    /// threshold of 7, over a 15 s session's 6.3.
+    @Test("--session hears an expected ID that the hourly threshold does not")
+    func sessionFlag() throws {
+        let dir = try QixProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = "\(dir)/faint.flac"
+        let embed = try QixProcess.run(["embed", Self.clip, file, "--message", "5eed1234", "--strength", "0.16"])
+        #expect(embed.status == 0, "\(embed.stderr)")
+        let hourly = try QixProcess.run(["detect", file, "--json", "--expect", "5eed1234,0badcafe"])
+        #expect(hourly.status == 0, "\(hourly.stderr)")
+        #expect(hourly.stdout.contains(#""detections": []"#), "\(hourly.stdout)")
+        let session = try QixProcess.run(["detect", file, "--json", "--expect", "5eed1234,0badcafe", "--session"])
+        #expect(session.status == 0, "\(session.stderr)")
+        #expect(session.stdout.contains(#""message": "5eed1234""#), "\(session.stdout)")
+        #expect(!session.stdout.contains("0badcafe"), "\(session.stdout)")
+        #expect(try QixProcess.run(["detect", "--help"]).stdout.contains("--session"))
+    }
+
     @Test("a repeated --key tries each key and names the one that matched")
     func repeatedKeys() throws {
         let dir = try QixProcess.temporaryDirectory()

@@ -16,8 +16,10 @@ extension WatermarkDetector {
     /// Every window's decisions, in window order.
     func decideWindows(_ spectra: HopSpectra, plan: SearchPlan, search: WindowSearch, duration: Double) -> [Found] {
         var found: [Found] = []
+        let expectedScore = falseReportBudget.expectedScore(seconds: duration)
         for w in 0..<plan.windowCount {
-            decideWindow(w, spectra, plan: plan, search: search, duration: duration, into: &found)
+            decideWindow(w, spectra, plan: plan, search: search, duration: duration, expectedScore: expectedScore,
+                         into: &found)
         }
         return found
     }
@@ -35,9 +37,10 @@ extension WatermarkDetector {
         return (Double(chunks.lowerBound) * chunkHops / speed * hopSeconds, end)
     }
 
-    /// Window `w`: the best expected ID, the blind decode, or a decode at a refined speed.
+    /// Window `w`: the best expected ID scoring `expectedScore`, the blind decode, or a
+    /// decode at a refined speed.
     private func decideWindow(_ w: Int, _ spectra: HopSpectra, plan: SearchPlan, search: WindowSearch,
-                              duration: Double, into found: inout [Found]) {
+                              duration: Double, expectedScore: Float, into found: inout [Found]) {
         func accept(_ payload: WatermarkPayload, _ score: Float, speed: Double, offset: Int, format: WatermarkFormat) {
             let (start, end) = span(w, speed: speed, plan: plan, duration: duration)
             found.append(Found(start: max(0, start), end: min(duration, end), speed: speed, offset: offset,
@@ -47,7 +50,7 @@ extension WatermarkDetector {
         // One mark per stretch: the best expected ID, unless the keyed check proved
         // another one is there (related IDs share part of their pattern).
         if let (p, best) = search.known[w].enumerated().max(by: { $0.element.score < $1.element.score }),
-           best.score >= Self.expectedScore,
+           best.score >= expectedScore,
            decoded == nil || decoded?.payload.message == expected[p % expected.count] {
             accept(WatermarkPayload(message: expected[p % expected.count]), best.score, speed: speeds[best.speed].speed,
                    offset: best.offset, format: expectedFormats[p / expected.count])

@@ -24,12 +24,15 @@ extension WatermarkDetector {
         }
     }
 
-    /// Whether expected ID `k` beats every other expected ID on the tiles where their
+    /// Whether expected ID `k` beats every rival expected ID on the tiles where their
     /// chips differ, by `expectedMargin`. IDs numbered in sequence share the first part of
     /// their code, so a mark of one gives a neighbour a high score on the tiles they share;
     /// only the tiles they do not share tell them apart (where the other ID is the one
-    /// there, `k` scores below zero on them).
-    private func outscoresOtherExpected(_ k: Int, tiles: [Float]) -> Bool {
+    /// there, `k` scores below zero on them). A rival is an ID that scores
+    /// `expectedDataScore` on its own data tiles, as one that could be reported must: an
+    /// unrelated campaign's ID scores about N(0, 1) and cannot be the mark, but over 19 of
+    /// them the worst one's chance evidence would veto a true ID near the threshold.
+    func outscoresOtherExpected(_ k: Int, tiles: [Float]) -> Bool {
         var energy: Float = 0
         for value in tiles { energy += value * value }
         guard energy > 0 else { return false }
@@ -39,6 +42,8 @@ extension WatermarkDetector {
         let block = k / max(1, expected.count) * expected.count
         for j in block..<(block + expected.count) where j != k {
             let theirs = expectedDataChips[j]
+            // Only an ID that could be reported itself is a rival.
+            guard decoders[0].score(tiles: tiles, chips: theirs) >= Self.expectedDataScore else { continue }
             var evidence: Float = 0
             for t in tiles.indices where mine[t] != theirs[t] { evidence += mine[t] * tiles[t] }
             if evidence / norm < Self.expectedMargin { return false }

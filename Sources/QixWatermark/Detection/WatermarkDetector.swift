@@ -56,6 +56,9 @@ public final class WatermarkDetector {
     /// IDs the caller expects (the campaigns on air), each also looked for by its whole
     /// keyed pattern; empty for a blind search only.
     public let expected: [UInt32]
+    /// The chance of a false expected-ID report allowed per hour of audio, or per input
+    /// (an app's listening session): it sets the score an expected ID must reach.
+    public let falseReportBudget: FalseReportBudget
     /// The formats whose patterns the expected IDs are looked for in (the current one
     /// unless asked): each costs 2-4 % of a blind search's CPU per ID on unmarked audio.
     public let expectedFormats: [WatermarkFormat]
@@ -65,7 +68,8 @@ public final class WatermarkDetector {
     public private(set) var keyedChecks = KeyedCheckCount()
     /// A window shows an expected ID when the normalised correlation of its tiles with
     /// the ID's chips (the decoder's score, about N(0, 1) without that mark) reaches this
-    /// at the offset where the whole pattern correlates best (see `expected`).
+    /// at the offset where the whole pattern correlates best (see `expected`), under the
+    /// per-hour budget; `FalseReportBudget.perSession` lowers it for short inputs.
     public static let expectedScore: Float = 7
     /// Whole-pattern correlation peak (z over the 192 offsets) from which a window's
     /// tiles are scored against an expected ID.
@@ -102,8 +106,10 @@ public final class WatermarkDetector {
     /// 0 seconds never does, `.infinity` always does.
     public init(key: WatermarkKey, searchesSpeed: Bool = true, expected: [UInt32] = [],
                 expectedFormats: [WatermarkFormat] = [.current],
-                thoroughSearchSeconds: Double = WatermarkDetector.clipSeconds, thoroughListSize: Int = 64) {
+                thoroughSearchSeconds: Double = WatermarkDetector.clipSeconds, thoroughListSize: Int = 64,
+                falseReportBudget: FalseReportBudget = .perHour) {
         self.key = key
+        self.falseReportBudget = falseReportBudget
         self.searchesSpeed = searchesSpeed
         self.thoroughSearchSeconds = thoroughSearchSeconds
         self.thoroughListSize = max(0, min(thoroughListSize, 256))
