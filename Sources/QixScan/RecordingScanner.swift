@@ -97,9 +97,13 @@ public final class RecordingScanner: Sendable {
     /// An analyzer that also says how far it has read: it calls its second argument with the
     /// seconds decoded so far and the seconds the file's header declares (0 when unknown).
     public typealias ReportingAnalyzer = @Sendable (String, (_ decoded: Double, _ declared: Double) -> Void) throws -> RecordingAnalysis
+    /// A reporting analyzer that reads a recording on from its junction with the recording
+    /// before it on its channel (nil when none abuts it), as the scanner's sequence gives it.
+    public typealias JunctionAnalyzer = @Sendable (String, RecordingJunction?, (_ decoded: Double, _ declared: Double) -> Void)
+        throws -> RecordingAnalysis
 
     let database: AiringsDatabase
-    let analyze: ReportingAnalyzer
+    let analyze: JunctionAnalyzer
     let keyFingerprint: String
     let pattern: RecordingNamePattern
     /// The channels' recordings in order, when recordings are read on from their predecessors.
@@ -117,11 +121,19 @@ public final class RecordingScanner: Sendable {
 
     /// Prepares a scanner whose analyzer says how far it has read each recording, so that
     /// progress moves within a recording; `jobs` recordings are read at once.
-    /// With a `sequence`, a recording is also scanned again when the recording before it on its
-    /// channel, which the analyzer reads on from, has changed or first appeared.
+    public convenience init(database: AiringsDatabase, keyFingerprint: String, pattern: RecordingNamePattern = .standard,
+                            jobs: Int, claimant: ScanClaimant = .current, analyzeReporting analyze: @escaping ReportingAnalyzer) {
+        self.init(database: database, keyFingerprint: keyFingerprint, pattern: pattern, jobs: jobs, claimant: claimant,
+                  sequence: nil, analyzeJunction: { path, _, progress in try analyze(path, progress) })
+    }
+
+    /// Prepares a scanner that hands its analyzer each recording's junction from `sequence`
+    /// (the channels' recordings in order), and scans a recording again when the recording
+    /// before it on its channel, which the analyzer reads on from, has changed or first
+    /// appeared; `jobs` recordings are read at once.
     public init(database: AiringsDatabase, keyFingerprint: String, pattern: RecordingNamePattern = .standard,
-                jobs: Int, claimant: ScanClaimant = .current, sequence: ChannelSequence? = nil,
-                analyzeReporting analyze: @escaping ReportingAnalyzer) {
+                jobs: Int, claimant: ScanClaimant = .current, sequence: ChannelSequence?,
+                analyzeJunction analyze: @escaping JunctionAnalyzer) {
         self.database = database
         self.sequence = sequence
         self.claimant = claimant
@@ -190,7 +202,7 @@ public final class RecordingScanner: Sendable {
         var origin = RecordingOrigin(channel: nil, start: nil)
         do {
             origin = try RecordingOrigin.of(path, pattern: pattern)
-            result = .success(try analyze(path, progress))
+            result = .success(try analyze(path, sequence?.junction(before: path), progress))
         } catch {
             result = .failure(Self.scanError(error, "cannot scan recording", path))
         }

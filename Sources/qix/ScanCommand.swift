@@ -100,8 +100,8 @@ struct ScanCommand: ParsableCommand {
         // From the whole catalog: a shard reads on from predecessors another shard scans.
         let sequence = ChannelSequence(paths: catalog.paths, pattern: pattern)
         let scanner = RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, pattern: pattern,
-                                       jobs: workers, sequence: sequence, analyzeReporting: { path, progress in
-            let analysis = try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
+                                       jobs: workers, sequence: sequence, analyzeJunction: { path, junction, progress in
+            let analysis = try analyzer.analyze(path: path, after: junction, progress: progress)
             if let damage = analysis.damage { StandardError.warning(damage) }
             tally.add(analysis)
             return analysis

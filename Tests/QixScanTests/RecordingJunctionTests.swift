@@ -106,8 +106,8 @@ import Testing
         let analyzer = WatermarkRecordingAnalyzer(key: .publicTestKey)
         let sequence = ChannelSequence(paths: paths, pattern: .standard)
         return RecordingScanner(database: database, keyFingerprint: analyzer.settingsFingerprint, jobs: 1, sequence: sequence,
-                                analyzeReporting: { path, progress in
-            try analyzer.analyze(path: path, after: sequence.junction(before: path), progress: progress)
+                                analyzeJunction: { path, junction, progress in
+            try analyzer.analyze(path: path, after: junction, progress: progress)
         })
     }
 

@@ -21,13 +21,15 @@ extension MarkLocator {
     /// `strongRun` at the search's speed) score highest against `chips`, with the frame offset
     /// moved to keep the grid where it was at the run's centre, and that speed's band statistics
     /// of the hops from `lower` to `upper`. The window-granular guess can hold 20 s of unmarked
-    /// audio on either side, so its own ends would compare noise.
+    /// audio on either side, so its own ends would compare noise. When the search's speed is
+    /// kept, its strong run comes back too (`run`), found on the same scores the caller's are.
     static func refinedSpeed(_ spectra: HopSpectra, lower: Int, upper: Int, guess: Range<Int>, chips: [Float],
-                             scale: SpeedScale, offset: Int, floors: [Float]) -> (scale: SpeedScale, offset: Int, stats: [Float]) {
+                             scale: SpeedScale, offset: Int, floors: [Float])
+        -> (scale: SpeedScale, offset: Int, stats: [Float], run: Range<Int>?) {
         let searched = scale.statistics(spectra, hops: lower..<upper, floors: floors)
         let total = LocatorScores.totals(stats: searched, scale: unitScales(searched), lower: lower, chips: chips,
                                          speed: scale.speed, offset: offset)
-        guard let run = strongRun(total, guess: guess) else { return (scale, offset, searched) }
+        guard let run = strongRun(total, guess: guess) else { return (scale, offset, searched, nil) }
         let centre = Double(lower) + Double(run.lowerBound + run.upperBound) / 2
         let probes = probeRanges(run).map { (lower + $0.lowerBound)..<(lower + $0.upperBound) }
         func score(_ step: Int) -> (scale: SpeedScale, offset: Int, score: Float) {
@@ -49,8 +51,8 @@ extension MarkLocator {
             let next = score(step)
             if next.score > best.score { best = next }
         }
-        guard best.score > search.score * speedRefinementGain else { return (scale, offset, searched) }
-        return (best.scale, best.offset, best.scale.statistics(spectra, hops: lower..<upper, floors: floors))
+        guard best.score > search.score * speedRefinementGain else { return (scale, offset, searched, run) }
+        return (best.scale, best.offset, best.scale.statistics(spectra, hops: lower..<upper, floors: floors), nil)
     }
 
     /// The first and last `speedProbeHops` of `run`, or the whole run when they would overlap.

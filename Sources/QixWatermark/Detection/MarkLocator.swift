@@ -41,11 +41,11 @@ struct MarkLocator {
         let upper = min(spectra.endHop, hops.upperBound + margin)
         guard upper - lower > 2 * P.hopsPerSlot else { return hops }
         let guess = max(0, hops.lowerBound - lower)..<max(0, min(upper - lower, hops.upperBound - lower))
-        let (scale, offset, stats) = refinedSpeed(spectra, lower: lower, upper: upper, guess: guess, chips: chips,
-                                                  scale: scale, offset: offset, floors: floors)
+        let (scale, offset, stats, run) = refinedSpeed(spectra, lower: lower, upper: upper, guess: guess, chips: chips,
+                                                       scale: scale, offset: offset, floors: floors)
         let scores = LocatorScores(stats: stats, scale: unitScales(stats), lower: lower, chips: chips,
                                    dataTiles: dataTiles, speed: scale.speed, offset: offset)
-        guard let core = strongRun(scores.total, guess: guess) else { return hops }
+        guard let core = run ?? strongRun(scores.total, guess: guess) else { return hops }
         let start = frameStart(extendedEdge(core.lowerBound, outwards: -1, scores), scores, lower: lower,
                                speed: scale.speed, offset: offset)
         let end = splicedEnd(extendedEdge(core.upperBound, outwards: 1, scores), after: start, scores, spectra,
