@@ -1,8 +1,9 @@
 /// The prepare / warm-start / solve / relax / restitution passes of Box2D v3's soft step over
 /// the contacts, scheduled into SIMD batches (`ContactSchedule`, `ContactBatch`). Every lane does
 /// exactly the scalar operations of one contact, in an order that gives each body its impulses
-/// in contact order, so the result is bit for bit that of solving the contacts one by one; the
-/// batches only let independent contacts run side by side instead of waiting on each other.
+/// in the schedule's order (contact order, or colour order where that fills the lanes), so the
+/// result is bit for bit that of solving the contacts one by one in that order; the batches
+/// only let independent contacts run side by side instead of waiting on each other.
 struct ContactSolver {
     private(set) var schedule = ContactSchedule()
     private(set) var batches: [ContactBatch] = []
@@ -340,8 +341,8 @@ struct ContactSolver {
 
     /// One pass of soft contact impulses: with `useBias` the solve (soft push-out of overlap),
     /// without it the relax pass that removes the push-out velocity; `reversed` sweeps the
-    /// batches last to first, which is the contacts' sequential order reversed (the schedule
-    /// keeps each body's contacts in contact order).
+    /// batches last to first, which is the schedule's sequential order reversed (the schedule
+    /// keeps each body's contacts in its order).
     mutating func solve(_ states: UnsafeMutablePointer<BodyState>, invH: Double, useBias: Bool,
                         reversed: Bool = false) {
         let softness = self.softness
