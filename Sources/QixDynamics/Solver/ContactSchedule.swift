@@ -23,8 +23,6 @@ struct ContactSchedule {
     private var fill: [Int32] = []
     /// Union-find links to the next batch that may still have a free lane.
     private var nextOpen: [Int32] = []
-    /// The order in which the packing takes the contacts (contact order, or by colour).
-    private var order: [Int32] = []
     /// What the current schedule was built from: the contacts' pair keys (their version, as
     /// `World.contactKeysVersion` counts changes: no copy of the keys), which bodies move, and
     /// the lane count. The schedule is a function of exactly these, so when a step has the same
@@ -50,10 +48,9 @@ struct ContactSchedule {
         fill.setCount(contactCount + 1, filler: 0)
         nextOpen.setCount(contactCount + 1, filler: 0)
         slotOfContact.setCount(contactCount, filler: 0)
-        order.setCount(contactCount, filler: 0)
         let keyed = keys.count == contactCount
-        order.withUnsafeMutableBufferPointer { ord in for i in 0..<contactCount { ord[i] = Int32(i) } }
-        var batchCount = packFirstFit(contacts: contacts, keys: keyed ? keys : nil, masses: masses, width: width)
+        var batchCount = packFirstFit(contacts: contacts, keys: keyed ? keys : nil, order: nil, masses: masses,
+                                      width: width)
         batchCount = repackIfShorter(batchCount: batchCount, width: width, contacts: contacts, keys: keys,
                                      masses: masses)
         // More than a tenth of the lanes empty: the chains through shared bodies bound the
@@ -66,7 +63,6 @@ struct ContactSchedule {
         // The packing's work arrays are only read here: released, they add nothing to the step.
         fill = []
         nextOpen = []
-        order = []
         slots.setCount(batchCount * width, filler: -1)
         slots.withUnsafeMutableBufferPointer { out in
             for i in 0..<out.count { out[i] = -1 }
@@ -84,6 +80,7 @@ extension ContactSchedule {
                                           width: Int) -> Int {
         let sequential = slotOfContact
         var colours = [UInt8](repeating: 0, count: contacts.count)
+        var order = [Int32](repeating: 0, count: contacts.count)
         lastBatch.withUnsafeMutableBufferPointer { last in
             order.withUnsafeMutableBufferPointer { ord in
                 colours.withUnsafeMutableBufferPointer { c in
@@ -91,7 +88,9 @@ extension ContactSchedule {
                 }
             }
         }
-        let colouredCount = packFirstFit(contacts: contacts, keys: keys, masses: masses, width: width)
+        let colouredCount = order.withUnsafeBufferPointer {
+            packFirstFit(contacts: contacts, keys: keys, order: $0, masses: masses, width: width)
+        }
         if colouredCount < batchCount { return colouredCount }
         slotOfContact = sequential
         return batchCount
@@ -99,47 +98,49 @@ extension ContactSchedule {
 }
 
 extension ContactSchedule {
-    /// First fit in `order`: each contact goes to the first batch with a free lane after the
-    /// last batch holding either of its movable bodies, so every body sees its contacts in
-    /// `order`, and the lanes of a batch write disjoint bodies. Sets `slotOfContact`; returns
-    /// the batch count.
+    /// First fit in `order` (contact order when nil): each contact goes to the first batch with
+    /// a free lane after the last batch holding either of its movable bodies, so every body sees
+    /// its contacts in that order, and the lanes of a batch write disjoint bodies. Sets
+    /// `slotOfContact`; returns the batch count.
     private mutating func packFirstFit(contacts: UnsafeBufferPointer<ContactConstraint>,
-                                       keys: UnsafeBufferPointer<UInt64>?, masses: UnsafeBufferPointer<SIMD2<Double>>,
-                                       width: Int) -> Int {
+                                       keys: UnsafeBufferPointer<UInt64>?, order: UnsafeBufferPointer<Int32>?,
+                                       masses: UnsafeBufferPointer<SIMD2<Double>>, width: Int) -> Int {
         var batchCount = 0
         let bodyCount = masses.count
         lastBatch.withUnsafeMutableBufferPointer { last in
             fill.withUnsafeMutableBufferPointer { fill in
                 nextOpen.withUnsafeMutableBufferPointer { next in
                     slotOfContact.withUnsafeMutableBufferPointer { slotOf in
-                        order.withUnsafeBufferPointer { ord in
-                            for i in 0..<bodyCount { last[i] = -1 }
-                            for i in 0..<ord.count {
-                                let k = Int(ord[i])
-                                // From the compact keys when there are (the contact records are large).
-                                let a = keys.map { Int($0[k] >> 32) } ?? contacts[k].a
-                                let b = keys.map { Int($0[k] & 0xFFFF_FFFF) } ?? contacts[k].b
-                                let movableA = masses[a].x > 0, movableB = masses[b].x > 0
-                                let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
-                                // The first batch from `after + 1` with a free lane: follow the links
-                                // past full batches, halving the path as we go.
-                                var t = Int(after) + 1
-                                while t < batchCount && Int(fill[t]) == width {
-                                    let n = Int(next[t])
-                                    if n < batchCount && Int(fill[n]) == width { next[t] = next[n] }
-                                    t = n
-                                }
-                                if t >= batchCount {
-                                    t = batchCount
-                                    fill[t] = 0
-                                    next[t] = Int32(t + 1)
-                                    batchCount += 1
-                                }
-                                slotOf[k] = Int32(t * width) + fill[t]
-                                fill[t] += 1
-                                if movableA { last[a] = Int32(t) }
-                                if movableB { last[b] = Int32(t) }
+                        for i in 0..<bodyCount { last[i] = -1 }
+                        @inline(__always) func place(_ k: Int) {
+                            // From the compact keys when there are (the contact records are large).
+                            let a = keys.map { Int($0[k] >> 32) } ?? contacts[k].a
+                            let b = keys.map { Int($0[k] & 0xFFFF_FFFF) } ?? contacts[k].b
+                            let movableA = masses[a].x > 0, movableB = masses[b].x > 0
+                            let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
+                            // The first batch from `after + 1` with a free lane: follow the links
+                            // past full batches, halving the path as we go.
+                            var t = Int(after) + 1
+                            while t < batchCount && Int(fill[t]) == width {
+                                let n = Int(next[t])
+                                if n < batchCount && Int(fill[n]) == width { next[t] = next[n] }
+                                t = n
                             }
+                            if t >= batchCount {
+                                t = batchCount
+                                fill[t] = 0
+                                next[t] = Int32(t + 1)
+                                batchCount += 1
+                            }
+                            slotOf[k] = Int32(t * width) + fill[t]
+                            fill[t] += 1
+                            if movableA { last[a] = Int32(t) }
+                            if movableB { last[b] = Int32(t) }
+                        }
+                        if let order {
+                            for i in 0..<order.count { place(Int(order[i])) }
+                        } else {
+                            for k in 0..<contacts.count { place(k) }
                         }
                     }
                 }
