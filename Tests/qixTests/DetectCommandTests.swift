@@ -52,6 +52,10 @@ struct DetectCommandTests {
         #expect(session.stdout.contains(#""message": "5eed1234""#), "\(session.stdout)")
         #expect(!session.stdout.contains("0badcafe"), "\(session.stdout)")
         #expect(try QixProcess.run(["detect", "--help"]).stdout.contains("--session"))
+        let alone = try QixProcess.run(["detect", file, "--session"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stderrLines.contains("qix: warning: --session lowers only the expected IDs' threshold, and no --expect was given"),
+                "\(alone.stderr)")
     }
 
     @Test("a repeated --key tries each key and names the one that matched")
