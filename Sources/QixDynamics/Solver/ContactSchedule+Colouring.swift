@@ -31,8 +31,7 @@ extension ContactSchedule {
                             colours: UnsafeMutableBufferPointer<UInt8>, order: UnsafeMutableBufferPointer<Int32>) {
         for i in 0..<masks.count { masks[i] = 0 }
         for k in 0..<contacts.count {
-            let a = keys.map { Int($0[k] >> 32) } ?? contacts[k].a
-            let b = keys.map { Int($0[k] & 0xFFFF_FFFF) } ?? contacts[k].b
+            let (a, b) = bodies(of: k, contacts: contacts, keys: keys)
             let movableA = masses[a].x > 0, movableB = masses[b].x > 0
             let maskA = movableA ? UInt32(bitPattern: masks[a]) : 0
             let maskB = movableB ? UInt32(bitPattern: masks[b]) : 0

@@ -87,11 +87,11 @@ extension ContactSchedule {
     /// At base 10 its 65 batches are its longest chain: nothing to gain, and built once.)
     mutating func repackIfShorter(batchCount: Int, width: Int, contacts: UnsafeBufferPointer<ContactConstraint>,
                                   keys: UnsafeBufferPointer<UInt64>, masses: UnsafeBufferPointer<SIMD2<Double>>) -> Int {
-        let count = contacts.count, keyed = keys.count == count
+        let count = contacts.count, pairKeys = keys.count == count ? keys : nil
         let needed = (count + width - 1) / width
         guard batchCount * 20 > needed * 21 else { return batchCount }
         var c = Self.chains(count: count, bodyCount: masses.count, movable: { masses[$0].x > 0 },
-                            ends: { keyed ? (Int(keys[$0] >> 32), Int(keys[$0] & 0xFFFF_FFFF)) : (contacts[$0].a, contacts[$0].b) })
+                            ends: { Self.bodies(of: $0, contacts: contacts, keys: pairKeys) })
         guard c.longest < batchCount else { return batchCount }
         var packed = [Int32](repeating: 0, count: count)
         let packedCount = packed.withUnsafeMutableBufferPointer {

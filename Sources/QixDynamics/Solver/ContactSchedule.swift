@@ -98,6 +98,15 @@ extension ContactSchedule {
 }
 
 extension ContactSchedule {
+    /// The two bodies contact `k` joins: from its pair key (`keys[k] >> 32` and
+    /// `keys[k] & 0xFFFF_FFFF`) when there are keys, which are compact, else from its record.
+    @inline(__always)
+    static func bodies(of k: Int, contacts: UnsafeBufferPointer<ContactConstraint>,
+                       keys: UnsafeBufferPointer<UInt64>?) -> (Int, Int) {
+        if let keys { return (Int(keys[k] >> 32), Int(keys[k] & 0xFFFF_FFFF)) }
+        return (contacts[k].a, contacts[k].b)
+    }
+
     /// First fit in `order` (contact order when nil): each contact goes to the first batch with
     /// a free lane after the last batch holding either of its movable bodies, so every body sees
     /// its contacts in that order, and the lanes of a batch write disjoint bodies. Sets
@@ -113,9 +122,7 @@ extension ContactSchedule {
                     slotOfContact.withUnsafeMutableBufferPointer { slotOf in
                         for i in 0..<bodyCount { last[i] = -1 }
                         @inline(__always) func place(_ k: Int) {
-                            // From the compact keys when there are (the contact records are large).
-                            let a = keys.map { Int($0[k] >> 32) } ?? contacts[k].a
-                            let b = keys.map { Int($0[k] & 0xFFFF_FFFF) } ?? contacts[k].b
+                            let (a, b) = Self.bodies(of: k, contacts: contacts, keys: keys)
                             let movableA = masses[a].x > 0, movableB = masses[b].x > 0
                             let after = max(movableA ? last[a] : -1, movableB ? last[b] : -1)
                             // The first batch from `after + 1` with a free lane: follow the links

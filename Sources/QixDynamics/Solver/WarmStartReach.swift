@@ -23,16 +23,14 @@ struct WarmStartReach {
         let fromKeys = keys.count == contacts.count
         lastBatch.setCount(masses.count, filler: -1)
         warmedBy.setCount(batchCount, filler: 0)
-        @inline(__always) func bodies(_ k: Int) -> (Int, Int) {
-            fromKeys ? (Int(keys[k] >> 32), Int(keys[k] & 0xFFFF_FFFF)) : (contacts[k].a, contacts[k].b)
-        }
+        let pairKeys = fromKeys ? keys : nil
         lastBatch.withUnsafeMutableBufferPointer { last in
             for i in 0..<last.count { last[i] = -1 }
             for n in 0..<batchCount {
                 for l in 0..<width {
                     let k = Int(slots[n * width + l])
                     if k < 0 { continue }
-                    let (a, b) = bodies(k)
+                    let (a, b) = ContactSchedule.bodies(of: k, contacts: contacts, keys: pairKeys)
                     if masses[a].x > 0 { last[a] = Int32(n) }
                     if masses[b].x > 0 { last[b] = Int32(n) }
                 }
@@ -44,7 +42,7 @@ struct WarmStartReach {
                     for l in 0..<width {
                         let k = Int(slots[n * width + l])
                         if k < 0 { continue }
-                        let (a, b) = bodies(k)
+                        let (a, b) = ContactSchedule.bodies(of: k, contacts: contacts, keys: pairKeys)
                         if masses[a].x > 0 { need = max(need, last[a]) }
                         if masses[b].x > 0 { need = max(need, last[b]) }
                     }
