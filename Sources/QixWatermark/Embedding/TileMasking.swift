@@ -25,6 +25,11 @@ import Foundation
 /// frames and 41 filters, mean over the 9 hosts) matches format 1's single cap 0.25: 2.00 dB
 /// against 1.97. At that equal change the mark goes deeper where the ear cannot resolve it and
 /// decodes far more often (docs/watermark.md, section 2).
+///
+/// Format 3 interleaves a band's halves in 2-bin groups, but the sums here still take them side
+/// by side: a wide filter cancels the finer alternation better, so these caps are the tighter
+/// bound. Planned with the true layout, a09's mark rose 3.3 dB and PEAQ's basic ODG fell on all
+/// 7 hosts measured (docs/experiments.md, "What decides the basic line on a08 and a09").
 enum TileMasking {
     typealias P = WatermarkParameters
 
