@@ -55,6 +55,11 @@ struct ListenCommand: ParsableCommand {
     var thorough = false
 
     @Flag(help: ArgumentHelp(
+        "Treat the stream as one app listening session: when it ends (EOF or --max-seconds), expected IDs (--expect) are searched for at a lower score.",
+        discussion: "The last search takes the whole stream as 'qix detect --session' takes a file: one hour of monitoring's chance of a false report for the whole session, so 3 s of audio report an expected ID from score 5.9 instead of 7. The searches before the end keep the monitor's threshold. For an app's capture of a few seconds, not for round-the-clock listening."))
+    var session = false
+
+    @Flag(help: ArgumentHelp(
         "At the end, print on stderr the searches and keyed checks made.",
         discussion: "Each keyed check of a new candidate is a 2^-24 chance of a false ID on audio without this key's mark (a candidate checked again gives the same answer): their count times 2^-24 bounds the false IDs of the whole listen."))
     var stats = false
@@ -73,6 +78,9 @@ struct ListenCommand: ParsableCommand {
         quietOption.apply()
         signal(SIGPIPE, SIG_IGN)
         let (sampleFormat, expected) = try Self.asUsage { (try RawSampleFormat.parse(format), try ExpectOption.parse(expect)) }
+        if session && expected.isEmpty {
+            StandardError.warning("--session lowers only the expected IDs' threshold, and no --expect was given")
+        }
         let reader = try Self.asUsage {
             try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
         }
@@ -81,7 +89,7 @@ struct ListenCommand: ParsableCommand {
         let watermarkKey = try key.first.map { try KeyOption.load($0) } ?? WatermarkKey.publicTestKey
         let detector = try Self.asUsage {
             try StreamingDetector(key: watermarkKey, inputRate: rate, channels: channels,
-                                  expected: expected, listDecoding: thorough)
+                                  expected: expected, listDecoding: thorough, endsSession: session)
         }
         if key.isEmpty { KeyOption.warnPublicKey() }
 

@@ -1,6 +1,7 @@
 import Foundation
 import QixAudio
 import QixTestSupport
+import QixWatermark
 
 /// Deterministic host signals for the watermark tests.
 enum TestSignals {
@@ -40,6 +41,22 @@ enum TestSignals {
         let count = seconds.isFinite ? Int(seconds * Double(buffer.sampleRate)) : buffer.frameCount - first
         return buffer.slice(frames: first..<(first + count))
     }
+
+    /// 3 s of the a01 corpus clip, marked with `message` under `key` (or not), at 16 kHz mono
+    /// under white noise `level` times its RMS: a capture near the detector's threshold.
+    static func noisyExcerpt(key: WatermarkKey, message: UInt32, level: Float, marked: Bool = true,
+                             format: WatermarkFormat = .current) throws -> AudioBuffer {
+        let host = try corpus("a01", seconds: 8)
+        let audio = marked ? try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message), format: format).embed(host) : host
+        let mono = try Resampler.resample(audio.mixedToMono(), to: 16_000).slice(frames: 40_000..<88_000)
+        var levels = SignalLevels()
+        mono.samples.withUnsafeBufferPointer { levels.add($0) }
+        let noise = noise(seconds: 3, rate: 16_000, level: level * Float(levels.rms * 3.squareRoot()))
+        return AudioBuffer(samples: zip(mono.samples, noise.samples).map { $0 + $1 }, channels: 1, sampleRate: 16_000)
+    }
+
+    /// `onAir` among 19 other campaigns, as an app expects them (fixed, unrelated IDs).
+    static func campaigns(onAir: UInt32) -> [UInt32] { [onAir] + (1...19).map { 0x9e37_79b9 &* UInt32($0) } }
 
     /// White noise at `level` RMS-ish amplitude.
     static func noise(seconds: Double, rate: Int, level: Float, seed: UInt64 = 3) -> AudioBuffer {

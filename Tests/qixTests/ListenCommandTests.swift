@@ -109,4 +109,17 @@ struct ListenCommandTests {
         let bad = try QixProcess.run(["listen", "--expect", "5eed123"], stdin: Data())
         #expect(bad.status == 2 && bad.stderr.contains("(--expect)"), "\(bad.stderr)")
     }
+
+    @Test("--session: a 3 s capture, under one frame, is heard when it ends; without --expect it warns")
+    func session() throws {
+        let (dir, file) = try Self.marked()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let qix = QixProcess.executable.path
+        let capture = "sox \(file) -t raw -e signed -b 16 -r 48000 -c 1 - trim 4 3"
+        let heard = try Self.shell("\(capture) | \(qix) listen --session --max-seconds 3 --expect 0badcafe,5eed1234 --json")
+        #expect(heard.status == 0, "\(heard.stderr)")
+        #expect(heard.stdoutLines.count == 1 && heard.stdout.contains("\"message\": \"5eed1234\""), "\(heard.stdout)")
+        let blind = try Self.shell("\(capture) | \(qix) listen --session")
+        #expect(blind.status == 0 && blind.stderr.contains("no --expect was given"), "\(blind.stderr)")
+    }
 }

@@ -13,10 +13,10 @@ extension WatermarkDetector {
         var score: Float
     }
 
-    /// Every window's decisions, in window order.
-    func decideWindows(_ spectra: HopSpectra, plan: SearchPlan, search: WindowSearch, duration: Double) -> [Found] {
+    /// Every window's decisions, in window order; an expected ID must score `expectedScore`.
+    func decideWindows(_ spectra: HopSpectra, plan: SearchPlan, search: WindowSearch, duration: Double,
+                       expectedScore: Float) -> [Found] {
         var found: [Found] = []
-        let expectedScore = falseReportBudget.expectedScore(seconds: duration)
         for w in 0..<plan.windowCount {
             decideWindow(w, spectra, plan: plan, search: search, duration: duration, expectedScore: expectedScore,
                          into: &found)

@@ -145,11 +145,13 @@ public final class WatermarkDetector {
 
     /// Detects IDs in analysed audio of `duration` seconds: plan the windows, search
     /// every speed for sync candidates and expected IDs, decide each window, merge the
-    /// windows of one ID, and locate each stretch at hop resolution.
-    public func detect(_ spectra: HopSpectra, duration: Double) -> [WatermarkDetection] {
+    /// windows of one ID, and locate each stretch at hop resolution. `budget` replaces the
+    /// detector's `falseReportBudget` for this search (a live session's last search).
+    public func detect(_ spectra: HopSpectra, duration: Double, budget: FalseReportBudget? = nil) -> [WatermarkDetection] {
         guard let plan = plan(spectra) else { return [] }
         let search = searchSpeeds(spectra, plan: plan)
-        let found = decideWindows(spectra, plan: plan, search: search, duration: duration)
+        let found = decideWindows(spectra, plan: plan, search: search, duration: duration,
+                                  expectedScore: (budget ?? falseReportBudget).expectedScore(seconds: duration))
         return locate(merge(found), in: spectra, floors: plan.floors, duration: duration)
     }
 

@@ -35,6 +35,13 @@ public final class StreamingDetector {
     public let period: Double
     /// Seconds an ID must go unheard before it is announced again.
     public let absence: Double
+    /// Whether the stream is one listening session (an app's few seconds): the search that
+    /// `finish()` makes then takes the whole stream as one session, as
+    /// `FalseReportBudget.perSession` takes a file, so an expected ID is heard at the score
+    /// `qix detect --session` needs. The searches before it keep the hourly budget: an ID
+    /// announced early is as safe as a monitor's, and they add to the session's chance of a
+    /// false report what one hour's threshold allows for their few seconds.
+    public let endsSession: Bool
 
     /// Input frames consumed so far.
     public private(set) var framesRead: Int64 = 0
@@ -51,8 +58,10 @@ public final class StreamingDetector {
     /// `expected` IDs are also looked for by their whole pattern (`WatermarkDetector`).
     /// `listDecoding` list-decodes as clips are (`WatermarkDetector.thoroughListSize`): a
     /// little more heard in rooms, for short listening; off by default (see below).
+    /// `endsSession`: the stream is one listening session (see the property).
     public init(key: WatermarkKey, inputRate: Int, channels: Int, expected: [UInt32] = [],
-                window: Double = 10, period: Double = 1, absence: Double = 4, listDecoding: Bool = false) throws {
+                window: Double = 10, period: Double = 1, absence: Double = 4, listDecoding: Bool = false,
+                endsSession: Bool = false) throws {
         guard inputRate >= 8000, inputRate <= 768_000 else {
             throw WatermarkError("cannot listen", parameter: "sampleRate", "\(inputRate) Hz is out of range (8000 to 768000)")
         }
@@ -62,6 +71,7 @@ public final class StreamingDetector {
         self.window = max(window, 4)
         self.period = min(max(period, 0.1), self.window / 2)
         self.absence = absence
+        self.endsSession = endsSession
         // The window searched changes every period (its last chunk grows), so a listener
         // makes several times a file's keyed checks per hour: round-the-clock listening
         // gets no list decoding on top.
@@ -101,21 +111,25 @@ public final class StreamingDetector {
     /// Feeds an array of interleaved samples.
     public func feed(_ block: [Float]) -> [Heard] { block.withUnsafeBufferPointer { feed($0) } }
 
-    /// Ends the stream: drains the front end and searches what was not searched yet.
+    /// Ends the stream: drains the front end and searches what was not searched yet, or,
+    /// when the stream `endsSession`, searches the window once more as the session's.
     public func finish() -> [Heard] {
         let before = frontEnd.spectra.endHop
         frontEnd.finish()
         hopsSinceEvaluation += frontEnd.spectra.endHop - before
-        return hopsSinceEvaluation > 0 ? evaluate() : []
+        if endsSession { return evaluate(budget: .perSession, atEnd: true) }
+        return hopsSinceEvaluation > 0 ? evaluate(atEnd: true) : []
     }
 
-    private func evaluate() -> [Heard] {
+    /// Searches the held window; `budget` replaces the detector's for this search.
+    private func evaluate(budget: FalseReportBudget? = nil, atEnd: Bool = false) -> [Heard] {
         hopsSinceEvaluation = 0
         let windowHops = Int(window / SpectralFrontEnd.hopSeconds)
         // Keep at most one window of hops: memory stays bounded for any stream length.
         frontEnd.spectra.drop(before: frontEnd.spectra.endHop - windowHops)
-        // Less than one watermark frame cannot decode.
-        guard frontEnd.spectra.count >= P.hopsPerFrame else { return [] }
+        // While the stream runs, wait for one whole watermark frame; a stream that ends
+        // shorter (an app's 3 s capture) is searched as a file of that length is.
+        guard atEnd || frontEnd.spectra.count >= P.hopsPerFrame else { return [] }
         let now = secondsRead
         // IDs unheard for longer than the window can never merge again: forget them.
         lastHeard = lastHeard.filter { now - $0.value <= window + absence }
@@ -123,7 +137,7 @@ public final class StreamingDetector {
         var heard: [Heard] = []
         // Detection times are stream seconds already: hops are numbered from the stream's start.
         searches += 1
-        for d in detector.detect(frontEnd.spectra, duration: duration).sorted(by: { ($0.start, $0.message) < ($1.start, $1.message) }) {
+        for d in detector.detect(frontEnd.spectra, duration: duration, budget: budget).sorted(by: { ($0.start, $0.message) < ($1.start, $1.message) }) {
             if let last = lastHeard[d.message], d.start - last < absence {
                 lastHeard[d.message] = max(last, d.end)
                 continue

@@ -11,13 +11,7 @@ struct ExpectedIDTests {
 
     /// 3 s of a marked corpus clip at 16 kHz mono under white noise `level` times its RMS.
     func noisyExcerpt(level: Float, marked: Bool = true, format: WatermarkFormat = .current) throws -> AudioBuffer {
-        let host = try TestSignals.corpus("a01", seconds: 8)
-        let audio = marked ? try WatermarkEmbedder(key: key, payload: WatermarkPayload(message: message), format: format).embed(host) : host
-        let mono = try Resampler.resample(audio.mixedToMono(), to: 16_000).slice(frames: 40_000..<88_000)
-        var levels = SignalLevels()
-        mono.samples.withUnsafeBufferPointer { levels.add($0) }
-        let noise = TestSignals.noise(seconds: 3, rate: 16_000, level: level * Float(levels.rms * 3.squareRoot()))
-        return AudioBuffer(samples: zip(mono.samples, noise.samples).map { $0 + $1 }, channels: 1, sampleRate: 16_000)
+        try TestSignals.noisyExcerpt(key: key, message: message, level: level, marked: marked, format: format)
     }
 
     @Test(arguments: WatermarkFormat.allCases)
@@ -76,7 +70,7 @@ struct ExpectedIDTests {
     }
 
     /// The ID on air among 19 other campaigns, as an app expects them (fixed, unrelated IDs).
-    var campaigns: [UInt32] { [message] + (1...19).map { 0x9e37_79b9 &* UInt32($0) } }
+    var campaigns: [UInt32] { TestSignals.campaigns(onAir: message) }
 
     /// A listening session allows its whole input an hour's chance of a false report, so it
     /// hears the campaign on air, among 19 others, where the hourly budget does not; and

@@ -28,9 +28,10 @@ struct StreamingDetectorTests {
         return (AudioBuffer(samples: samples, channels: 1, sampleRate: 16_000), stretches)
     }
 
-    static func listen(_ buffer: AudioBuffer, block: Int = 1000, listDecoding: Bool = false) throws -> [StreamingDetector.Heard] {
+    static func listen(_ buffer: AudioBuffer, block: Int = 1000, listDecoding: Bool = false, expected: [UInt32] = [],
+                       endsSession: Bool = false) throws -> [StreamingDetector.Heard] {
         let detector = try StreamingDetector(key: key, inputRate: buffer.sampleRate, channels: buffer.channels,
-                                             listDecoding: listDecoding)
+                                             expected: expected, listDecoding: listDecoding, endsSession: endsSession)
         var heard: [StreamingDetector.Heard] = []
         var offset = 0
         while offset < buffer.samples.count {
@@ -39,6 +40,31 @@ struct StreamingDetectorTests {
             offset = end
         }
         return heard + detector.finish()
+    }
+
+    @Test("a stream that ends a listening session hears the campaign on air where hourly searches do not, and nothing unmarked")
+    func session() throws {
+        let message: UInt32 = 0x5eed1234, campaigns = TestSignals.campaigns(onAir: message)
+        var heardOnlyInTheSession = 0
+        for level: Float in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
+            let clip = try TestSignals.noisyExcerpt(key: Self.key, message: message, level: level)
+            let hourly = try Self.listen(clip, expected: campaigns)
+            let session = try Self.listen(clip, expected: campaigns, endsSession: true)
+            #expect(session.allSatisfy { $0.message == message }, "level \(level): \(session.map(\.hex))")
+            if !hourly.isEmpty { #expect(!session.isEmpty, "level \(level)") }
+            if hourly.isEmpty && !session.isEmpty { heardOnlyInTheSession += 1 }
+            let unmarked = try TestSignals.noisyExcerpt(key: Self.key, message: message, level: level, marked: false)
+            #expect(try Self.listen(unmarked, expected: campaigns, endsSession: true).isEmpty, "level \(level): unmarked")
+        }
+        #expect(heardOnlyInTheSession > 0, "no noise level where only the session hears the mark")
+    }
+
+    @Test("a stream that ends shorter than one frame is searched then, as the same audio in a file is")
+    func shortStream() throws {
+        let clip = try TestSignals.noisyExcerpt(key: Self.key, message: 0x5eed1234, level: 0.1)
+        let file = try WatermarkDetector(key: Self.key, thoroughListSize: 0).detect(clip)
+        #expect(file.map(\.message) == [0x5eed1234])
+        #expect(try Self.listen(clip).map(\.message) == file.map(\.message))
     }
 
     @Test("an ID heard for 24 s is announced once; after 10 s of unmarked audio it is announced again")
