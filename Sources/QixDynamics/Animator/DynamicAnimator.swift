@@ -1,6 +1,10 @@
 /// Runs behaviors on items (UIKit's `UIDynamicAnimator`), headless and deterministic: each
 /// display frame of the given duration advances the world in fixed 1/120 s steps, carrying the
 /// remainder to the next frame, then writes the items' state back and reports events.
+///
+/// What `advance` reads and writes in every step and frame skips the runtime's dynamic
+/// exclusivity check (`@exclusivity(unchecked)`, as `World`'s properties): no two accesses of
+/// one property overlap.
 public final class DynamicAnimator {
     /// The reference coordinate space's bounds (the boundary of `translatesReferenceBoundsIntoBoundary`).
     public let referenceBounds: Rect?
@@ -8,27 +12,27 @@ public final class DynamicAnimator {
     public private(set) var behaviors: [DynamicBehavior] = []
     /// Every behavior in effect: each added one followed by its child behaviors, depth first
     /// (UIKit's traversal of the behavior tree); what the world is built from.
-    var activeBehaviors: [DynamicBehavior] = []
+    @exclusivity(unchecked) var activeBehaviors: [DynamicBehavior] = []
     /// The groups the behaviors in effect name, in the order first named.
-    var groupBodies: [GroupBody] = []
+    @exclusivity(unchecked) var groupBodies: [GroupBody] = []
     /// Simulated time so far (sum of the world steps taken).
-    public private(set) var elapsedTime = 0.0
+    @exclusivity(unchecked) public private(set) var elapsedTime = 0.0
     /// False once every item rests (paused); true again when something changes.
-    public private(set) var isRunning = true
+    @exclusivity(unchecked) public private(set) var isRunning = true
     /// The divergence that stopped the simulation, if one did; from then on no step runs.
-    public private(set) var divergence: Divergence?
+    @exclusivity(unchecked) public private(set) var divergence: Divergence?
 
     let world = World()
     var bodyIndexByItem: [ObjectIdentifier: Int] = [:]
-    var itemByBody: [DynamicItem?] = [nil]
+    @exclusivity(unchecked) var itemByBody: [DynamicItem?] = [nil]
     /// The names of the boundary bodies that have one (a few among thousands of item bodies: a
     /// map, not an optional string per body, 16 bytes each).
     var boundaryNameByBody: [Int: String] = [:]
     var needsRebuild = true
     var anchorsMoved = false
-    private var accumulator = 0.0
-    private var pendingEvents: [AnimatorEvent] = []
-    private var previousTouching: [UInt64] = []
+    @exclusivity(unchecked) private var accumulator = 0.0
+    @exclusivity(unchecked) private var pendingEvents: [AnimatorEvent] = []
+    @exclusivity(unchecked) private var previousTouching: [UInt64] = []
 
     /// An animator over a reference space with the given bounds.
     public init(referenceBounds: Rect? = nil) {

@@ -9,6 +9,9 @@
 /// box, this step's pairs are among them, and they are put in exactly the query's order and
 /// multiplicity from the cells alone. Anything the candidates cannot cover (boxes spanning many
 /// cells) runs the full query.
+///
+/// Its stored properties skip the runtime's dynamic exclusivity check (`@exclusivity(unchecked)`,
+/// as `World`'s): no two accesses of one property overlap.
 final class BroadPhase {
     /// How far (points) a box may move before the candidates are found again. The pairs and
     /// their order do not depend on it, only how often the grid is queried and how many
@@ -23,7 +26,7 @@ final class BroadPhase {
     private let cellHigh = StepBuffer<SIMD2<Int32>>()
     private let boxLower = StepBuffer<Vector2>()
     private let boxUpper = StepBuffer<Vector2>()
-    private var grid = Grid()
+    @exclusivity(unchecked) private var grid = Grid()
     private let found = StepBuffer<SIMD2<Int32>>()
     /// Item positions of the pairs of fattened boxes, grouped by first position (ascending).
     private let candidates = StepBuffer<SIMD2<Int32>>()
@@ -35,15 +38,15 @@ final class BroadPhase {
     private let fatUpper = StepBuffer<Vector2>()
     private let fatLow = StepBuffer<SIMD2<Int32>>()
     private let fatHigh = StepBuffer<SIMD2<Int32>>()
-    private var candidateItems: [Int32] = []
-    private var candidateCellSize = 0.0
-    private var candidatesValid = false
+    @exclusivity(unchecked) private var candidateItems: [Int32] = []
+    @exclusivity(unchecked) private var candidateCellSize = 0.0
+    @exclusivity(unchecked) private var candidatesValid = false
     /// Whether two cells of a box hash to the same bucket (then its pairs may repeat), for the
     /// cells and table mask it was found for.
     private let selfCollides = StepBuffer<Bool>()
     private let collisionLow = StepBuffer<SIMD2<Int32>>()
     private let collisionHigh = StepBuffer<SIMD2<Int32>>()
-    private var collisionMask = -1
+    @exclusivity(unchecked) private var collisionMask = -1
     /// Per item: whether its cells changed at the last `updateSharedBuckets`.
     private let cellsMoved = StepBuffer<Bool>()
     /// Scratch: the pairs of one first item while they are put in order.
@@ -51,9 +54,9 @@ final class BroadPhase {
     private let groupKey = StepBuffer<Int64>()
     /// Whether the last `findPairs` may have reported a pair more than once (a box whose cells
     /// share a bucket, or the full query): only then can two contacts have the same key.
-    private(set) var pairsMayRepeat = false
+    @exclusivity(unchecked) private(set) var pairsMayRepeat = false
     /// The last emit, kept when this step's would give the same pairs.
-    private var emitted = EmittedPairs()
+    @exclusivity(unchecked) private var emitted = EmittedPairs()
 
     /// How many pairs the last `findPairs` gave that it can reuse: a caller that leaves exactly
     /// these at the start of `pairs` (and nothing after them) spares the broad phase ordering
