@@ -147,10 +147,10 @@ final class BroadPhase {
     /// Copies the items' boxes, finds their cells, and returns the hash mask for `items`.
     private func prepareCells(bodies: UnsafeMutablePointer<Body>, items: [Int32], invCell: Double) -> Int {
         let n = items.count
-        cellLow.setCount(n, filler: .zero)
-        cellHigh.setCount(n, filler: .zero)
-        boxLower.setCount(n, filler: .zero)
-        boxUpper.setCount(n, filler: .zero)
+        cellLow.setCountUnset(n)  // each written below
+        cellHigh.setCountUnset(n)
+        boxLower.setCountUnset(n)
+        boxUpper.setCountUnset(n)
         var tableSize = 16
         while tableSize < 2 * n { tableSize <<= 1 }
         let boxLower = boxLower.base, boxUpper = boxUpper.base, cellLow = cellLow.base, cellHigh = cellHigh.base

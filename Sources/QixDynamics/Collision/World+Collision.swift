@@ -8,8 +8,10 @@ extension World {
     /// items' bounding boxes from the placed vertices and copies what the narrow phase reads of
     /// each body into its `Collider`.
     func updateBounds() {
-        placedVertices.setCount(placedCount, filler: .zero)
-        placedNormals.setCount(placedCount, filler: .zero)
+        // Unset: the narrow phase reads only the shapes of the items and boundaries, which
+        // `placeShapes` writes (other bodies keep an empty collider, `Collider()`).
+        placedVertices.setCountUnset(placedCount)
+        placedNormals.setCountUnset(placedCount)
         colliders.setCount(bodies.count, filler: Collider())
         let out = (vertices: placedVertices.base, normals: placedNormals.base, colliders: colliders.base)
         let boundaries = boundaryBodies, items = itemBodies
@@ -133,7 +135,7 @@ extension World {
         contacts = []
         contactKeys = []
         found.setCount(pairCount, filler: ContactConstraint(a: 0, b: 0))
-        contactPointIDs.setCount(pairCount, filler: .zero)
+        contactPointIDs.setCountUnset(pairCount)  // written for each contact found, cut to them
         let ids = contactPointIDs.base
         let counts = found.withUnsafeMutableBufferPointer { fp in keys.withUnsafeMutableBufferPointer { kp in
             touching.withUnsafeMutableBufferPointer { tp in oldKeys.withUnsafeBufferPointer { ok in

@@ -1,6 +1,7 @@
 /// A 2D vector in points (or points per second): positions, offsets, velocities and forces.
-/// y grows downward, as in UIKit.
-public struct Vector2: Hashable, Sendable, CustomStringConvertible {
+/// y grows downward, as in UIKit. Two `Double`s, `BitwiseCopyable`, so that the step's buffers
+/// of vectors are sized without a fill they would overwrite.
+public struct Vector2: Hashable, Sendable, CustomStringConvertible, BitwiseCopyable {
     /// Horizontal component.
     public var x: Double
     /// Vertical component (positive is down).

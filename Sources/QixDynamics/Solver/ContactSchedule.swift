@@ -175,15 +175,3 @@ extension ContactSchedule {
         return same
     }
 }
-
-extension Array {
-    /// Sets the count to `n`, keeping the storage (no allocation once the array has been this
-    /// large, however the contact count changes from step to step); callers overwrite the contents.
-    mutating func setCount(_ n: Int, filler: Element) {
-        if count > n {
-            removeLast(count - n)
-        } else if count < n {
-            append(contentsOf: repeatElement(filler, count: n - count))
-        }
-    }
-}

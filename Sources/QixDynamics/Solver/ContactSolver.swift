@@ -105,9 +105,9 @@ struct ContactSolver {
     /// in `bodyMaterials`), centre of mass.
     private mutating func loadBodies(_ bodies: UnsafePointer<Body>, _ bodyMaterials: UnsafePointer<BodyMaterial>,
                                      count: Int) {
-        masses.setCount(count, filler: .zero)
-        materials.setCount(count, filler: .zero)
-        centers.setCount(count, filler: .zero)
+        masses.setCountUnset(count, filler: .zero)  // each written below
+        materials.setCountUnset(count, filler: .zero)
+        centers.setCountUnset(count, filler: .zero)
         masses.withUnsafeMutableBufferPointer { mp in
             materials.withUnsafeMutableBufferPointer { fp in
                 centers.withUnsafeMutableBufferPointer { cp in
