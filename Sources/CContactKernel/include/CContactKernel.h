@@ -186,8 +186,10 @@ int32_t qix_contact_avx2_supported(void);
 /// 1 when this CPU (and OS) runs the AVX-512 F, VL and DQ code, else 0; always 0 off x86-64.
 int32_t qix_contact_avx512_supported(void);
 
-// The narrow phase's box manifold, built and picked the same way, and its contact records.
+// The narrow phase's box manifold, built and picked the same way, its contact records, and the
+// placement of the boxes' shapes it reads.
 #include "BoxManifold.h"
 #include "BoxContacts.h"
+#include "BoxPlacement.h"
 
 #endif

@@ -14,22 +14,24 @@ extension World {
         placedNormals.setCountUnset(placedCount)
         colliders.setCount(bodies.count, filler: Collider())
         let out = (vertices: placedVertices.base, normals: placedNormals.base, colliders: colliders.base)
-        let boundaries = boundaryBodies, items = itemBodies
+        let boundaries = boundaryBodies, items = itemBodies, kernel = boxManifolds.kernel
         bodies.withUnsafeMutableBufferPointer { bp in
             vertices.withUnsafeBufferPointer { vp in
                 normals.withUnsafeBufferPointer { np in
                     guard let B = bp.baseAddress, let V = vp.baseAddress, let N = np.baseAddress else { return }
-                    World.placeShapes(boundaries: boundaries, items: items, B, V, N, into: out)
+                    // The items with four vertices in C where it runs (the narrow phase's kernel).
+                    let boxesPlaced = BoxPlacement.place(items: items, kernel: kernel, B, V, N, into: out)
+                    World.placeShapes(boundaries: boundaries, items: items, skippingBoxes: boxesPlaced, B, V, N, into: out)
                 }
             }
         }
     }
 
     /// `updateBounds` on pointers (passed in, so the loops keep them in registers while they
-    /// write through them).
+    /// write through them), leaving out the items with four vertices when `skippingBoxes`.
     private static func placeShapes(
-        boundaries: [Int32], items: [Int32], _ bodies: UnsafeMutablePointer<Body>, _ vertices: UnsafePointer<Vector2>,
-        _ normals: UnsafePointer<Vector2>,
+        boundaries: [Int32], items: [Int32], skippingBoxes: Bool, _ bodies: UnsafeMutablePointer<Body>,
+        _ vertices: UnsafePointer<Vector2>, _ normals: UnsafePointer<Vector2>,
         into out: (vertices: UnsafeMutablePointer<Vector2>, normals: UnsafeMutablePointer<Vector2>,
                    colliders: UnsafeMutablePointer<Collider>)
     ) {
@@ -49,6 +51,7 @@ extension World {
         }
         for i in items {
             let b = bodies + Int(i)
+            if skippingBoxes && b.pointee.shapeCount == 4 { continue }
             let xf = b.pointee.transform
             var lo = Vector2(Double.infinity, Double.infinity)
             var hi = Vector2(-Double.infinity, -Double.infinity)
