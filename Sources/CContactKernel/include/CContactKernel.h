@@ -191,5 +191,6 @@ int32_t qix_contact_avx512_supported(void);
 #include "BoxManifold.h"
 #include "BoxContacts.h"
 #include "BoxPlacement.h"
+#include "BodyIntegration.h"
 
 #endif

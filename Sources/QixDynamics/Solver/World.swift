@@ -56,6 +56,9 @@ final class World {
     /// The narrow phase's box-against-box manifolds (C lanes; scratch space kept between steps).
     @exclusivity(unchecked) var boxManifolds = BoxManifolds()
     @exclusivity(unchecked) private var motions: [BodyMotion] = []
+    /// The positions in `motions` of the bodies past the speed limit in a sub-step's velocity
+    /// integration (C kernels: `BodyIntegration`), room for every motion.
+    private let overSpeed = StepBuffer<Int32>()
     /// Each material's linear (x) and angular (y) damping factor for the step's sub-steps.
     @exclusivity(unchecked) private var dampingFactors: [SIMD2<Double>] = []
     /// Item bodies (dynamic or anchored, enabled), ascending.
@@ -362,6 +365,7 @@ final class World {
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
         motions.removeAll(keepingCapacity: true)
         motions.reserveCapacity(items.count)
+        overSpeed.setCountUnset(items.count)
         // In place (no array allocated per step): one entry per material.
         dampingFactors.setCount(materials.count, filler: .zero)
         for (k, m) in materials.enumerated() {
@@ -380,18 +384,25 @@ final class World {
     }
 
     private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double, maxAngularSpeed: Double) {
+        let function = BodyIntegration.velocities(for: contactSolver.kernel)
         motions.withUnsafeBufferPointer { mp in dampingFactors.withUnsafeBufferPointer { fp in
+            if let function {
+                // Four bodies at a time in C; the few past the speed limit are limited here.
+                let over = BodyIntegration.integrateVelocities(function, mp, factors: fp.baseAddress!, S,
+                                                               maxSpeedSquared: maxSpeedSquared,
+                                                               maxAngularSpeed: maxAngularSpeed, over: overSpeed.base)
+                for k in 0..<over {
+                    let body = Int(mp[Int(overSpeed[k])].body)
+                    S[body].v = World.limitSpeed(S[body].v)
+                }
+                return
+            }
             for m in mp {
                 let body = Int(m.body), f = fp[Int(m.material)]
                 var s = S[body]
                 s.v = m.dv + f.x * s.v
                 s.w = m.dw + f.y * s.w
-                if s.v.lengthSquared > maxSpeedSquared {
-                    // Past 1.3e154 points/s v·v overflows and `normalized` gives zero: the
-                    // direction comes from a copy scaled by 2^-600 then (finite speeds: same bits).
-                    let direction = s.v.lengthSquared.isFinite ? s.v : 0x1p-600 * s.v
-                    s.v = PhysicsConstants.maxLinearSpeed * direction.normalized
-                }
+                if s.v.lengthSquared > maxSpeedSquared { s.v = World.limitSpeed(s.v) }
                 if s.w * s.w > maxAngularSpeed * maxAngularSpeed {
                     s.w = s.w > 0 ? maxAngularSpeed : -maxAngularSpeed
                 }
@@ -400,8 +411,21 @@ final class World {
         } }
     }
 
+    /// `v` (whose v · v passed the limit) scaled to the largest linear speed.
+    private static func limitSpeed(_ v: Vector2) -> Vector2 {
+        // Past 1.3e154 points/s v·v overflows and `normalized` gives zero: the direction comes
+        // from a copy scaled by 2^-600 then (finite speeds: same bits).
+        let direction = v.lengthSquared.isFinite ? v : 0x1p-600 * v
+        return PhysicsConstants.maxLinearSpeed * direction.normalized
+    }
+
     private func integratePositions(_ S: UnsafeMutablePointer<BodyState>, h: Double) {
+        let function = BodyIntegration.positions(for: contactSolver.kernel)
         motions.withUnsafeBufferPointer { mp in
+            if let function {
+                BodyIntegration.integratePositions(function, mp, S, h: h)
+                return
+            }
             for m in mp {
                 let body = Int(m.body)
                 var s = S[body]
