@@ -8,21 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "BodyFields.h"
+
 // `QixCollider` (BoxContacts.h) by its tag: BoxContacts.h reaches this header through
 // CContactKernel.h before it defines the type.
 struct QixCollider;
-
-/// Where the placement reads and writes the fields of a Swift `Body` record (byte offsets, and
-/// the records' stride), taken from Swift's `MemoryLayout` at run time: the C code does not
-/// assume Swift's struct layout.
-typedef struct QixBodyFields {
-    ptrdiff_t stride;
-    /// origin (x, y), q (c, s), center (x, y), lower (x, y), upper (x, y): two doubles each.
-    ptrdiff_t origin, rotation, center, lower, upper;
-    /// radius, invMass: a double each; itemMask: a uint64_t; shapeStart, shapeCount,
-    /// placedStart: an int32_t each; isBoundary: a byte.
-    ptrdiff_t radius, invMass, itemMask, shapeStart, shapeCount, placedStart, isBoundary;
-} QixBodyFields;
 
 /// Places the shapes of the bodies `items[0..<count]` (indices into `bodies`) that have four
 /// vertices, skipping the others: vertex and normal k of the shape at `shapeStart` of

@@ -190,7 +190,9 @@ int32_t qix_contact_avx512_supported(void);
 // placement of the boxes' shapes it reads.
 #include "BoxManifold.h"
 #include "BoxContacts.h"
+#include "BodyFields.h"
 #include "BoxPlacement.h"
 #include "BodyIntegration.h"
+#include "BodyPlacement.h"
 
 #endif

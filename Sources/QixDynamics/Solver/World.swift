@@ -344,6 +344,7 @@ final class World {
     /// step's displacement, and clears its applied force and torque.
     private func finalizePlacements(_ B: UnsafeMutablePointer<Body>, _ S: UnsafeMutablePointer<BodyState>,
                                     items: [Int32]) {
+        if BodyPlacement.place(items: items, kernel: contactSolver.kernel, B, S) { return }
         // In place: a copy of the large Body record costs two memcpy calls per body.
         for i32 in items {
             let i = Int(i32)
