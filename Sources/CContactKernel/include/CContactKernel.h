@@ -194,5 +194,6 @@ int32_t qix_contact_avx512_supported(void);
 #include "BoxPlacement.h"
 #include "BodyIntegration.h"
 #include "BodyPlacement.h"
+#include "BroadPhaseCells.h"
 
 #endif

@@ -153,19 +153,35 @@ final class BroadPhase {
         boxUpper.setCountUnset(n)
         var tableSize = 16
         while tableSize < 2 * n { tableSize <<= 1 }
-        let boxLower = boxLower.base, boxUpper = boxUpper.base, cellLow = cellLow.base, cellHigh = cellHigh.base
+        let out = (lower: boxLower.base, upper: boxUpper.base, low: cellLow.base, high: cellHigh.base)
         items.withUnsafeBufferPointer { items in
-            for k in 0..<n {
-                let b = bodies + Int(items[k])
-                let lower = b.pointee.lower, upper = b.pointee.upper
-                boxLower[k] = lower
-                boxUpper[k] = upper
-                let low = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
-                cellLow[k] = low
-                cellHigh[k] = BroadPhase.cells(above: low, upper, invCell)
-            }
+            BroadPhase.fillCells(kernel: cellsKernel, bodies: bodies, items: items, invCell: invCell, into: out)
         }
         return tableSize - 1
+    }
+
+    /// The code that finds the cells (`fillCells`): a C build, or the Swift loop for `.swift`.
+    /// All give the same cells; tests compare them.
+    var cellsKernel = ContactKernel.preferred
+
+    /// Copies the boxes of the `items` into `out.lower` and `out.upper` and puts the cells of
+    /// their corners into `out.low` and `out.high` (the upper corner's never below the lower
+    /// one's), with `kernel`'s C build (`BroadPhaseCells`) or the Swift loop.
+    static func fillCells(
+        kernel: ContactKernel, bodies: UnsafeMutablePointer<Body>, items: UnsafeBufferPointer<Int32>, invCell: Double,
+        into out: (lower: UnsafeMutablePointer<Vector2>, upper: UnsafeMutablePointer<Vector2>,
+                   low: UnsafeMutablePointer<SIMD2<Int32>>, high: UnsafeMutablePointer<SIMD2<Int32>>)
+    ) {
+        if BroadPhaseCells.fill(kernel: kernel, bodies: bodies, items: items, invCell: invCell, into: out) { return }
+        for k in 0..<items.count {
+            let b = bodies + Int(items[k])
+            let lower = b.pointee.lower, upper = b.pointee.upper
+            out.lower[k] = lower
+            out.upper[k] = upper
+            let low = SIMD2(BroadPhase.cell(lower.x, invCell), BroadPhase.cell(lower.y, invCell))
+            out.low[k] = low
+            out.high[k] = BroadPhase.cells(above: low, upper, invCell)
+        }
     }
 
     /// floor(x / cell) clamped to ±1e9: floor(clamp(c)) == clamp(floor(c)) (integer bounds), by
