@@ -195,5 +195,6 @@ int32_t qix_contact_avx512_supported(void);
 #include "BodyIntegration.h"
 #include "BodyPlacement.h"
 #include "BroadPhaseCells.h"
+#include "CandidateOverlaps.h"
 
 #endif

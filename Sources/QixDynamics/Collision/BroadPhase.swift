@@ -155,14 +155,15 @@ final class BroadPhase {
         while tableSize < 2 * n { tableSize <<= 1 }
         let out = (lower: boxLower.base, upper: boxUpper.base, low: cellLow.base, high: cellHigh.base)
         items.withUnsafeBufferPointer { items in
-            BroadPhase.fillCells(kernel: cellsKernel, bodies: bodies, items: items, invCell: invCell, into: out)
+            BroadPhase.fillCells(kernel: kernel, bodies: bodies, items: items, invCell: invCell, into: out)
         }
         return tableSize - 1
     }
 
-    /// The code that finds the cells (`fillCells`): a C build, or the Swift loop for `.swift`.
-    /// All give the same cells; tests compare them.
-    var cellsKernel = ContactKernel.preferred
+    /// The code that finds the cells (`fillCells`) and the candidates' overlaps
+    /// (`EmittedPairs.recordOverlaps`): a C build, or the Swift loops for `.swift`. All give the
+    /// same bits; tests compare them.
+    var kernel = ContactKernel.preferred
 
     /// Copies the boxes of the `items` into `out.lower` and `out.upper` and puts the cells of
     /// their corners into `out.low` and `out.high` (the upper corner's never below the lower
@@ -280,7 +281,7 @@ final class BroadPhase {
         collisionMask = mask
         let total = candidates.count
         let sameOverlaps = emitted.recordOverlaps(candidates.base, total: total, lower: boxLower.base,
-                                                  upper: boxUpper.base)
+                                                  upper: boxUpper.base, kernel: kernel)
         if emitted.isValid && kept == emitted.count {
             if !cellsChanged && sameOverlaps {
                 pairsMayRepeat = emitted.mayRepeat

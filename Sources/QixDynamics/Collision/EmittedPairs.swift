@@ -53,14 +53,19 @@ struct EmittedPairs {
 
     /// Records which of the `total` candidates overlap now (boxes `lower`/`upper` by item
     /// position; the same test as the emit's, so NaN boxes count alike) and returns whether
-    /// they are exactly those of the last record.
+    /// they are exactly those of the last record; with `kernel`'s C build (`CandidateOverlaps`)
+    /// or, for `.swift`, the Swift loop.
     func recordOverlaps(_ candidates: UnsafePointer<SIMD2<Int32>>, total: Int, lower: UnsafePointer<Vector2>,
-                        upper: UnsafePointer<Vector2>) -> Bool {
+                        upper: UnsafePointer<Vector2>, kernel: ContactKernel) -> Bool {
         let words = (total + 63) >> 6
         var same = overlaps.count == words
         if !same { overlaps.setCount(words, filler: 0) }
         changes.setCount(words, filler: 0)
         let bits = overlaps.base, changed = changes.base
+        if let allSame = CandidateOverlaps.record(kernel: kernel, candidates, total: total, lower: lower, upper: upper,
+                                                  bits: bits, changes: changed) {
+            return same && allSame
+        }
         for w in 0..<words {
             var word: UInt64 = 0
             let first = w << 6, end = Swift.min(first + 64, total)
