@@ -185,7 +185,8 @@ public final class DynamicAnimator {
 
     /// The first item body (in body order) whose state left its bounds after the last step.
     private func firstDivergence() -> Divergence? {
-        for i32 in world.itemBodies {
+        let world = self.world
+        for i32 in world.itemBodies where !world.isInsideLimits(Int(i32)) {
             let i = Int(i32)
             guard let (quantity, value) = Divergence.check(center: world.bodies[i].origin, velocity: world.states[i].v,
                                                            angle: world.bodies[i].angle, angularVelocity: world.states[i].w),

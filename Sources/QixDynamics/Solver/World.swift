@@ -443,6 +443,15 @@ final class World {
         }
     }
 
+    /// Whether body `i`'s placement and velocities are within the divergence bounds
+    /// (`Divergence.isInside`), read through pointers (no bounds check per access).
+    @inline(__always)
+    func isInsideLimits(_ i: Int) -> Bool {
+        bodies.withUnsafeBufferPointer { bp in states.withUnsafeBufferPointer { sp in
+            Divergence.isInside(center: bp[i].origin, velocity: sp[i].v, angle: bp[i].angle, angularVelocity: sp[i].w)
+        } }
+    }
+
     /// Zeroes the velocity of every movable item body (they rest: the animator pauses).
     func stopMovableBodies() {
         for i32 in itemBodies where bodies[Int(i32)].invMass > 0 {
