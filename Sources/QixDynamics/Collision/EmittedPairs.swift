@@ -55,8 +55,10 @@ struct EmittedPairs {
     /// position; the same test as the emit's, so NaN boxes count alike) and returns whether
     /// they are exactly those of the last record; with `kernel`'s C build (`CandidateOverlaps`)
     /// or, for `.swift`, the Swift loop.
-    func recordOverlaps(_ candidates: UnsafePointer<SIMD2<Int32>>, total: Int, lower: UnsafePointer<Vector2>,
-                        upper: UnsafePointer<Vector2>, kernel: ContactKernel) -> Bool {
+    /// Mutating, although only the buffers' contents change: called on the broad phase's
+    /// property, a non-mutating call copied the record (five retains and releases) first.
+    mutating func recordOverlaps(_ candidates: UnsafePointer<SIMD2<Int32>>, total: Int, lower: UnsafePointer<Vector2>,
+                                 upper: UnsafePointer<Vector2>, kernel: ContactKernel) -> Bool {
         let words = (total + 63) >> 6
         var same = overlaps.count == words
         if !same { overlaps.setCount(words, filler: 0) }

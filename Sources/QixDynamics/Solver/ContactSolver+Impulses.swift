@@ -4,7 +4,10 @@ extension ContactSolver {
     /// Runs `body` with last step's accumulated impulses as the solver left them (the next
     /// narrow phase warm-starts from them; copying them back into the contact records, 1.7 MB
     /// on the pyramid, cost a pass of its own). Nil unless the last `prepare` was for `contactCount` contacts.
-    func withImpulses<R>(contactCount: Int, _ body: (Impulses?) -> R) -> R {
+    /// Mutating, although it changes nothing: called on the world's solver from inside the
+    /// narrow phase's closures, a non-mutating call copied the whole solver first (14 retains
+    /// and releases a step); a mutating one works on it in place.
+    mutating func withImpulses<R>(contactCount: Int, _ body: (Impulses?) -> R) -> R {
         batches.withUnsafeBufferPointer { bp in
             schedule.slotOfContact.withUnsafeBufferPointer { slotOf in
                 guard preparedCount == contactCount, let b = bp.baseAddress, let s = slotOf.baseAddress else { return body(nil) }

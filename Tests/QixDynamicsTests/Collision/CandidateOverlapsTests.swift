@@ -15,7 +15,7 @@ import QixTestSupport
             SIMD2(Int32(random.next() % UInt64(n)), Int32(random.next() % UInt64(n)))
         }
         var lower = (0..<n).map { _ in Vector2(Double(random.next() % 400), Double(random.next() % 400)) }
-        let emitted = EmittedPairs()
+        var emitted = EmittedPairs()
         var results: [[Int]] = []
         for round in 0..<rounds {
             // Sizes 0 to 79: some boxes just touch (equal ends overlap), one goes NaN.
