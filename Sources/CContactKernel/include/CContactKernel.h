@@ -196,5 +196,6 @@ int32_t qix_contact_avx512_supported(void);
 #include "BodyPlacement.h"
 #include "BroadPhaseCells.h"
 #include "CandidateOverlaps.h"
+#include "BounceCandidates.h"
 
 #endif

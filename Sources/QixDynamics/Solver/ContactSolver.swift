@@ -11,6 +11,9 @@ struct ContactSolver {
     private var softness = (contact: Softness.rigid, static: Softness.rigid)
     private(set) var bounces: [BatchBounce] = []
     private(set) var solveData: [BatchSolve] = []
+    /// The restitution pass's scratch: the batches that may bounce (`BounceCandidates`), room
+    /// for every batch (kept between steps: 4 bytes a batch).
+    private let bounceCandidates = StepBuffer<Int32>()
     private var masses: [SIMD2<Double>] = []
     /// Each body's friction and restitution, from which the fill mixes a contact's (the contact
     /// records do not carry them).
@@ -423,15 +426,24 @@ struct ContactSolver {
         let bounces = self.bounces
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
+        bounceCandidates.setCountUnset(batches.count)
+        let kernel = self.kernel, picked = bounceCandidates.base
         batches.withUnsafeMutableBufferPointer { bp in solveData.withUnsafeMutableBufferPointer { sd in
-            bounces.withUnsafeBufferPointer { bb in masses.withUnsafeBufferPointer { mp in for n in 0..<bp.count {
-                let bouncy = wide(bb[n].restitution) .!= 0
-                let bounce1 = bouncy .& .!(wide(bb[n].relativeVelocity1) .> threshold) .& (sd[n].p1.maxNormalImpulse .!= 0)
-                let bounce2 = bouncy .& bp[n].hasP2 .& .!(wide(bb[n].relativeVelocity2) .> threshold)
-                    .& (sd[n].p2.maxNormalImpulse .!= 0)
-                if !any(bounce1 .| bounce2) { continue }
-                ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states, mp.baseAddress!)
-            } } }
+            bounces.withUnsafeBufferPointer { bb in masses.withUnsafeBufferPointer { mp in
+                // With a C kernel only the batches its test picks (the same test as below), else all.
+                let pickedCount = BounceCandidates.find(kernel: kernel, bb, sd, bp,
+                                                        threshold: -PhysicsConstants.restitutionThreshold, into: picked)
+                for i in 0..<(pickedCount ?? bp.count) {
+                    let n = pickedCount == nil ? i : Int(picked[i])
+                    let bouncy = wide(bb[n].restitution) .!= 0
+                    let bounce1 = bouncy .& .!(wide(bb[n].relativeVelocity1) .> threshold)
+                        .& (sd[n].p1.maxNormalImpulse .!= 0)
+                    let bounce2 = bouncy .& bp[n].hasP2 .& .!(wide(bb[n].relativeVelocity2) .> threshold)
+                        .& (sd[n].p2.maxNormalImpulse .!= 0)
+                    if !any(bounce1 .| bounce2) { continue }
+                    ContactSolver.bounceBatch(&bp[n], &sd[n], bb[n], bounce1, bounce2, states, mp.baseAddress!)
+                }
+            } }
         } }
         self.solveData = solveData
     }
