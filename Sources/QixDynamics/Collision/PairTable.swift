@@ -13,32 +13,43 @@ struct PairTable {
     mutating func rebuild(keys: UnsafeBufferPointer<UInt64>, bodyCount: Int) {
         if start.count != bodyCount + 1 { start = Array(repeating: 0, count: bodyCount + 1) }
         if order.count < keys.count {
-            order = Array(repeating: 0, count: keys.count)
-            second = Array(repeating: 0, count: keys.count)
+            // Every slot is written below: no fill first.
+            order = [Int32](unsafeUninitializedCapacity: keys.count) { _, n in n = keys.count }
+            second = [Int32](unsafeUninitializedCapacity: keys.count) { _, n in n = keys.count }
         }
         start.withUnsafeMutableBufferPointer { start in
             order.withUnsafeMutableBufferPointer { order in
                 second.withUnsafeMutableBufferPointer { second in
-                    for i in 0...bodyCount { start[i] = 0 }
-                    for k in 0..<keys.count { start[Int(keys[k] >> 32) + 1] += 1 }
-                    for i in 0..<bodyCount { start[i + 1] += start[i] }
-                    // Fill each group in contact order, then shift the starts back.
-                    for k in 0..<keys.count {
-                        let a = Int(keys[k] >> 32)
-                        let slot = Int(start[a])
-                        order[slot] = Int32(k)
-                        second[slot] = Int32(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF)
-                        start[a] += 1
-                    }
-                    var i = bodyCount
-                    while i > 0 {
-                        start[i] = start[i - 1]
-                        i -= 1
-                    }
-                    start[0] = 0
+                    PairTable.group(keys, bodyCount: bodyCount, start: start.baseAddress!, order: order.baseAddress!,
+                                    second: second.baseAddress!)
                 }
             }
         }
+    }
+
+    /// The counting sort of `rebuild` on pointers, with wrapping arithmetic: the counts are at
+    /// most the key count, which is far below 2^31, so the overflow checks the plain operators
+    /// made (a third of the sort's instructions; the table is built every step where the
+    /// broad phase repeats a pair, as on the base-10 pyramid) can never fire.
+    private static func group(_ keys: UnsafeBufferPointer<UInt64>, bodyCount: Int, start: UnsafeMutablePointer<Int32>,
+                              order: UnsafeMutablePointer<Int32>, second: UnsafeMutablePointer<Int32>) {
+        start.update(repeating: 0, count: bodyCount + 1)
+        for k in 0..<keys.count { start[Int(keys[k] >> 32) &+ 1] &+= 1 }
+        for i in 0..<bodyCount { start[i &+ 1] &+= start[i] }
+        // Fill each group in contact order, then shift the starts back.
+        for k in 0..<keys.count {
+            let a = Int(keys[k] >> 32)
+            let slot = Int(start[a])
+            order[slot] = Int32(truncatingIfNeeded: k)
+            second[slot] = Int32(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF)
+            start[a] &+= 1
+        }
+        var i = bodyCount
+        while i > 0 {
+            start[i] = start[i &- 1]
+            i &-= 1
+        }
+        start[0] = 0
     }
 
     /// Runs `body` with the table's arrays for the C narrow phase (`QixPairTable`: the group
