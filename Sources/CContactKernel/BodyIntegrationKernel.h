@@ -102,7 +102,8 @@ void K(qix_integrate_positions)(const QixBodyMotion *motions, ptrdiff_t count, Q
         const QixBodyMotion *m = motions + k;
         QixBodyState *s[4] = {states + m[0].body, states + m[1].body, states + m[2].body, states + m[3].body};
         d4 a[4] = {K(row)(s[0]), K(row)(s[1]), K(row)(s[2]), K(row)(s[3])};  // vx, vy, w, dpx
-        d4 b[4] = {K(row)(&s[0]->dpy), K(row)(&s[1]->dpy), K(row)(&s[2]->dpy), K(row)(&s[3]->dpy)};  // dpy, dqc, dqs, dAngle
+        // dpy, dqc, dqs, dAngle
+        d4 b[4] = {K(row)(&s[0]->dpy), K(row)(&s[1]->dpy), K(row)(&s[2]->dpy), K(row)(&s[3]->dpy)};
         K(transpose)(a);
         K(transpose)(b);
         a[3] = a[3] + hv * a[0];

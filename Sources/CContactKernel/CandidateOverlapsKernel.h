@@ -14,9 +14,10 @@ static inline __attribute__((always_inline)) d2 K(point)(const double *p) {
 /// Whether candidate (a, b)'s boxes overlap: 1 or 0.
 static inline __attribute__((always_inline)) uint64_t K(overlaps)(const double *lower, const double *upper, int32_t a,
                                                                   int32_t b) {
-    d4 ends = __builtin_shufflevector(K(point)(upper + 2 * (ptrdiff_t)a), K(point)(upper + 2 * (ptrdiff_t)b), 0, 1, 2, 3);
-    d4 starts =
-        __builtin_shufflevector(K(point)(lower + 2 * (ptrdiff_t)b), K(point)(lower + 2 * (ptrdiff_t)a), 0, 1, 2, 3);
+    d2 upperA = K(point)(upper + 2 * (ptrdiff_t)a), upperB = K(point)(upper + 2 * (ptrdiff_t)b);
+    d2 lowerA = K(point)(lower + 2 * (ptrdiff_t)a), lowerB = K(point)(lower + 2 * (ptrdiff_t)b);
+    d4 ends = __builtin_shufflevector(upperA, upperB, 0, 1, 2, 3);
+    d4 starts = __builtin_shufflevector(lowerB, lowerA, 0, 1, 2, 3);
     m4 apart = ends < starts;
     return (apart[0] | apart[1] | apart[2] | apart[3]) == 0;
 }

@@ -7,10 +7,11 @@ enum BodyFields {
     /// (c, s) pair of doubles the C code reads).
     static let layout: QixBodyFields? = {
         let offsets = [
-            MemoryLayout.offset(of: \Body.origin), MemoryLayout.offset(of: \Body.q), MemoryLayout.offset(of: \Body.center),
-            MemoryLayout.offset(of: \Body.lower), MemoryLayout.offset(of: \Body.upper),
-            MemoryLayout.offset(of: \Body.localCenter), MemoryLayout.offset(of: \Body.center0),
-            MemoryLayout.offset(of: \Body.force), MemoryLayout.offset(of: \Body.angle), MemoryLayout.offset(of: \Body.angle0),
+            MemoryLayout.offset(of: \Body.origin), MemoryLayout.offset(of: \Body.q),
+            MemoryLayout.offset(of: \Body.center), MemoryLayout.offset(of: \Body.lower),
+            MemoryLayout.offset(of: \Body.upper), MemoryLayout.offset(of: \Body.localCenter),
+            MemoryLayout.offset(of: \Body.center0), MemoryLayout.offset(of: \Body.force),
+            MemoryLayout.offset(of: \Body.angle), MemoryLayout.offset(of: \Body.angle0),
             MemoryLayout.offset(of: \Body.torque), MemoryLayout.offset(of: \Body.radius),
             MemoryLayout.offset(of: \Body.invMass), MemoryLayout.offset(of: \Body.itemMask),
             MemoryLayout.offset(of: \Body.shapeStart32), MemoryLayout.offset(of: \Body.shapeCount32),

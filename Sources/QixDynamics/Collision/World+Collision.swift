@@ -21,7 +21,8 @@ extension World {
                     guard let B = bp.baseAddress, let V = vp.baseAddress, let N = np.baseAddress else { return }
                     // The items with four vertices in C where it runs (the narrow phase's kernel).
                     let boxesPlaced = BoxPlacement.place(items: items, kernel: kernel, B, V, N, into: out)
-                    World.placeShapes(boundaries: boundaries, items: items, skippingBoxes: boxesPlaced, B, V, N, into: out)
+                    World.placeShapes(boundaries: boundaries, items: items, skippingBoxes: boxesPlaced, B, V, N,
+                                      into: out)
                 }
             }
         }

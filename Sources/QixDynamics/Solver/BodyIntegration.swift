@@ -54,8 +54,9 @@ enum BodyIntegration {
     }
 
     /// Runs `function` on `motions` and `states` as the C code's records, sub-step `h`.
-    static func integratePositions(_ function: QixIntegratePositionsFunction, _ motions: UnsafeBufferPointer<BodyMotion>,
-                                   _ states: UnsafeMutablePointer<BodyState>, h: Double) {
+    static func integratePositions(_ function: QixIntegratePositionsFunction,
+                                   _ motions: UnsafeBufferPointer<BodyMotion>, _ states: UnsafeMutablePointer<BodyState>,
+                                   h: Double) {
         guard let m = motions.baseAddress else { return }
         function(UnsafeRawPointer(m).assumingMemoryBound(to: QixBodyMotion.self), motions.count,
                  UnsafeMutableRawPointer(states).assumingMemoryBound(to: QixBodyState.self), h)

@@ -11,8 +11,9 @@ enum BounceCandidates {
     /// `kernel`'s C build and returns how many, or returns nil (writing nothing) for the Swift
     /// kernel or when the records do not line up.
     static func find(kernel: ContactKernel, _ bounces: UnsafeBufferPointer<BatchBounce>,
-                     _ solve: UnsafeMutableBufferPointer<BatchSolve>, _ batches: UnsafeMutableBufferPointer<ContactBatch>,
-                     threshold: Double, into out: UnsafeMutablePointer<Int32>) -> Int? {
+                     _ solve: UnsafeMutableBufferPointer<BatchSolve>,
+                     _ batches: UnsafeMutableBufferPointer<ContactBatch>, threshold: Double,
+                     into out: UnsafeMutablePointer<Int32>) -> Int? {
         guard kernel.isAvailable, let b = bounces.baseAddress, let s = solve.baseAddress, let c = batches.baseAddress
         else { return nil }
         let function: QixBounceCandidatesFunction
@@ -23,6 +24,7 @@ enum BounceCandidates {
         }
         return function(UnsafeRawPointer(b).assumingMemoryBound(to: QixBatchBounce.self),
                         UnsafeRawPointer(s).assumingMemoryBound(to: QixBatchSolve.self),
-                        UnsafeRawPointer(c).assumingMemoryBound(to: QixContactBatch.self), batches.count, threshold, out)
+                        UnsafeRawPointer(c).assumingMemoryBound(to: QixContactBatch.self), batches.count, threshold,
+                        out)
     }
 }
