@@ -14,30 +14,8 @@
 #include <stddef.h>
 #include <string.h>
 
-// Every helper in BodyPlacementKernel.h is always_inline, so no 256-bit vector crosses a call
-// in the baseline build.
-#pragma clang diagnostic ignored "-Wpsabi"
-
 typedef double d4 __attribute__((ext_vector_type(4)));
 typedef int64_t m4 __attribute__((ext_vector_type(4)));
 
-#define K(name) name##_portable
-#include "BodyPlacementKernel.h"
-#undef K
-
-#if defined(__x86_64__)
-
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#define K(name) name##_avx2
-#include "BodyPlacementKernel.h"
-#undef K
-#pragma clang attribute pop
-
-#else
-
-// Elsewhere the x86 build's name holds the baseline code (never picked, but it must link).
-#define K(name) name##_avx2
-#include "BodyPlacementKernel.h"
-#undef K
-
-#endif
+#define QIX_KERNEL "BodyPlacementKernel.h"
+#include "KernelBuilds.h"
