@@ -56,7 +56,7 @@ struct ListenCommand: ParsableCommand {
 
     @Flag(help: ArgumentHelp(
         "Treat the stream as one app listening session: when it ends (EOF or --max-seconds), expected IDs (--expect) are searched for at a lower score.",
-        discussion: "The last search takes the whole stream as 'qix detect --session' takes a file: one hour of monitoring's chance of a false report for the whole session, so 3 s of audio report an expected ID from score 5.9 instead of 7. The searches before the end keep the monitor's threshold. For an app's capture of a few seconds, not for round-the-clock listening."))
+        discussion: "The last search takes the whole stream (its last 10 s, if longer) as 'qix detect --session' takes a file: one hour of monitoring's chance of a false report for the whole session, so 3 s of audio report an expected ID from score 5.9 instead of 7. The searches before the end keep the monitor's threshold. For an app's capture of a few seconds, not for round-the-clock listening."))
     var session = false
 
     @Flag(help: ArgumentHelp(

@@ -38,9 +38,11 @@ public final class StreamingDetector {
     /// Whether the stream is one listening session (an app's few seconds): the search that
     /// `finish()` makes then takes the whole stream as one session, as
     /// `FalseReportBudget.perSession` takes a file, so an expected ID is heard at the score
-    /// `qix detect --session` needs. The searches before it keep the hourly budget: an ID
-    /// announced early is as safe as a monitor's, and they add to the session's chance of a
-    /// false report what one hour's threshold allows for their few seconds.
+    /// `qix detect --session` needs (a stream longer than `window` has its last `window`
+    /// seconds searched, at the score for its whole length). The searches before it keep the
+    /// hourly budget: an ID announced early is as safe as a monitor's, and they add to the
+    /// session's chance of a false report what one hour's threshold allows for their few
+    /// seconds.
     public let endsSession: Bool
 
     /// Input frames consumed so far.
