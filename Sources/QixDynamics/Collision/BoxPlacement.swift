@@ -11,12 +11,8 @@ enum BoxPlacement {
     /// compare the placements too), or nil for the Swift kernel or when the records do not line
     /// up (`BoxContacts.layoutMatches` covers `Collider` and `Vector2`).
     private static func function(for kernel: ContactKernel) -> QixBoxPlacementFunction? {
-        guard kernel.isAvailable, BoxContacts.layoutMatches, BodyFields.layout != nil else { return nil }
-        switch kernel {
-        case .swift: return nil
-        case .portable: return qix_place_boxes_portable
-        case .avx2, .avx512: return qix_place_boxes_avx2
-        }
+        guard BoxContacts.layoutMatches, BodyFields.layout != nil else { return nil }
+        return kernel.build(portable: qix_place_boxes_portable, avx2: qix_place_boxes_avx2)
     }
 
     /// Places the `items` with four vertices with `kernel`'s C build and returns true, or

@@ -13,15 +13,9 @@ enum BroadPhaseCells {
         into out: (lower: UnsafeMutablePointer<Vector2>, upper: UnsafeMutablePointer<Vector2>,
                    low: UnsafeMutablePointer<SIMD2<Int32>>, high: UnsafeMutablePointer<SIMD2<Int32>>)
     ) -> Bool {
-        guard kernel.isAvailable, var fields = BodyFields.layout, MemoryLayout<SIMD2<Int32>>.stride == 8 else {
-            return false
-        }
-        let function: QixBroadPhaseCellsFunction
-        switch kernel {
-        case .swift: return false
-        case .portable: function = qix_broad_phase_cells_portable
-        case .avx2, .avx512: function = qix_broad_phase_cells_avx2
-        }
+        guard var fields = BodyFields.layout, MemoryLayout<SIMD2<Int32>>.stride == 8,
+              let function = kernel.build(portable: qix_broad_phase_cells_portable, avx2: qix_broad_phase_cells_avx2)
+        else { return false }
         function(UnsafeRawPointer(bodies).assumingMemoryBound(to: CChar.self), &fields, items.baseAddress, items.count,
                  invCell, UnsafeMutableRawPointer(out.lower).assumingMemoryBound(to: Double.self),
                  UnsafeMutableRawPointer(out.upper).assumingMemoryBound(to: Double.self),

@@ -12,15 +12,9 @@ enum CandidateOverlaps {
     static func record(kernel: ContactKernel, _ candidates: UnsafePointer<SIMD2<Int32>>, total: Int,
                        lower: UnsafePointer<Vector2>, upper: UnsafePointer<Vector2>, bits: UnsafeMutablePointer<UInt64>,
                        changes: UnsafeMutablePointer<UInt64>) -> Bool? {
-        guard kernel.isAvailable, MemoryLayout<SIMD2<Int32>>.stride == 8, MemoryLayout<Vector2>.stride == 16 else {
-            return nil
-        }
-        let function: QixCandidateOverlapsFunction
-        switch kernel {
-        case .swift: return nil
-        case .portable: function = qix_candidate_overlaps_portable
-        case .avx2, .avx512: function = qix_candidate_overlaps_avx2
-        }
+        guard MemoryLayout<SIMD2<Int32>>.stride == 8, MemoryLayout<Vector2>.stride == 16,
+              let function = kernel.build(portable: qix_candidate_overlaps_portable, avx2: qix_candidate_overlaps_avx2)
+        else { return nil }
         return function(UnsafeRawPointer(candidates).assumingMemoryBound(to: Int32.self), total,
                         UnsafeRawPointer(lower).assumingMemoryBound(to: Double.self),
                         UnsafeRawPointer(upper).assumingMemoryBound(to: Double.self), bits, changes) != 0

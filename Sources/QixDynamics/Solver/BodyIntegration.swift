@@ -21,22 +21,14 @@ enum BodyIntegration {
 
     /// Velocity integration in `kernel`'s C build, or nil for the Swift kernel (or unmatched records).
     static func velocities(for kernel: ContactKernel) -> QixIntegrateVelocitiesFunction? {
-        guard kernel.isAvailable, layoutMatches else { return nil }
-        switch kernel {
-        case .swift: return nil
-        case .portable: return qix_integrate_velocities_portable
-        case .avx2, .avx512: return qix_integrate_velocities_avx2
-        }
+        guard layoutMatches else { return nil }
+        return kernel.build(portable: qix_integrate_velocities_portable, avx2: qix_integrate_velocities_avx2)
     }
 
     /// Position integration in `kernel`'s C build, or nil for the Swift kernel (or unmatched records).
     static func positions(for kernel: ContactKernel) -> QixIntegratePositionsFunction? {
-        guard kernel.isAvailable, layoutMatches else { return nil }
-        switch kernel {
-        case .swift: return nil
-        case .portable: return qix_integrate_positions_portable
-        case .avx2, .avx512: return qix_integrate_positions_avx2
-        }
+        guard layoutMatches else { return nil }
+        return kernel.build(portable: qix_integrate_positions_portable, avx2: qix_integrate_positions_avx2)
     }
 
     /// Runs `function` on `motions`, `factors` and `states` as the C code's records; returns how

@@ -10,12 +10,8 @@ enum BodyPlacement {
     /// The C build for `kernel` (the contact solver's), or nil for the Swift kernel or when the
     /// records do not line up.
     private static func function(for kernel: ContactKernel) -> QixBodyPlacementFunction? {
-        guard kernel.isAvailable, BodyFields.layout != nil else { return nil }
-        switch kernel {
-        case .swift: return nil
-        case .portable: return qix_finalize_placements_portable
-        case .avx2, .avx512: return qix_finalize_placements_avx2
-        }
+        guard BodyFields.layout != nil else { return nil }
+        return kernel.build(portable: qix_finalize_placements_portable, avx2: qix_finalize_placements_avx2)
     }
 
     /// Places the moving `items` with `kernel`'s C build and returns true, or returns false

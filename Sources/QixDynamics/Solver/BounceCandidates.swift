@@ -14,14 +14,9 @@ enum BounceCandidates {
                      _ solve: UnsafeMutableBufferPointer<BatchSolve>,
                      _ batches: UnsafeMutableBufferPointer<ContactBatch>, threshold: Double,
                      into out: UnsafeMutablePointer<Int32>) -> Int? {
-        guard kernel.isAvailable, let b = bounces.baseAddress, let s = solve.baseAddress, let c = batches.baseAddress
+        guard let b = bounces.baseAddress, let s = solve.baseAddress, let c = batches.baseAddress,
+              let function = kernel.build(portable: qix_bounce_candidates_portable, avx2: qix_bounce_candidates_avx2)
         else { return nil }
-        let function: QixBounceCandidatesFunction
-        switch kernel {
-        case .swift: return nil
-        case .portable: function = qix_bounce_candidates_portable
-        case .avx2, .avx512: function = qix_bounce_candidates_avx2
-        }
         return function(UnsafeRawPointer(b).assumingMemoryBound(to: QixBatchBounce.self),
                         UnsafeRawPointer(s).assumingMemoryBound(to: QixBatchSolve.self),
                         UnsafeRawPointer(c).assumingMemoryBound(to: QixContactBatch.self), batches.count, threshold,

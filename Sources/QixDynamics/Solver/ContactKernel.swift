@@ -35,6 +35,18 @@ enum ContactKernel: Sendable, CaseIterable {
         }
     }
 
+    /// Of a C kernel built portable and AVX2 (`KernelBuilds.h`), the build that runs with this
+    /// contact kernel (the AVX-512 one runs the AVX2 build), or nil for the Swift kernel or
+    /// one this process cannot run.
+    func build<Function>(portable: Function, avx2: Function) -> Function? {
+        guard isAvailable else { return nil }
+        switch self {
+        case .swift: return nil
+        case .portable: return portable
+        case .avx2, .avx512: return avx2
+        }
+    }
+
     private static let cpuHasAVX2 = qix_contact_avx2_supported() != 0
     private static let cpuHasAVX512 = qix_contact_avx512_supported() != 0
 
