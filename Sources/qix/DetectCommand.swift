@@ -57,9 +57,7 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         quietOption.apply()
         let expected = try ExpectOption.parse(expect)
-        if session && expected.isEmpty {
-            StandardError.warning("--session lowers only the expected IDs' threshold, and no --expect was given")
-        }
+        ExpectOption.warnIfSessionWithoutExpected(session: session, expected: expected)
         let keys = try KeyOption.loadAll(key)
         let detectors = keys.map { loaded in
             WatermarkDetector(key: loaded.key, expected: expected,

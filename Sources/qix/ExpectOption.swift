@@ -19,6 +19,14 @@ enum ExpectOption {
         return ids
     }
 
+    /// Warns when `--session` was given without `--expect`: the session lowers only the expected
+    /// IDs' threshold, so it changes nothing.
+    static func warnIfSessionWithoutExpected(session: Bool, expected: [UInt32]) {
+        if session && expected.isEmpty {
+            StandardError.warning("--session lowers only the expected IDs' threshold, and no --expect was given")
+        }
+    }
+
     /// The help line shared by the commands that take `--expect`.
     static let help = "IDs known to be on air (8 hex digits, comma separated or repeated): each is also looked for by its whole pattern, which hears it at much lower levels than a blind search."
 }

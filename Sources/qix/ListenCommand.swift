@@ -78,9 +78,7 @@ struct ListenCommand: ParsableCommand {
         quietOption.apply()
         signal(SIGPIPE, SIG_IGN)
         let (sampleFormat, expected) = try Self.asUsage { (try RawSampleFormat.parse(format), try ExpectOption.parse(expect)) }
-        if session && expected.isEmpty {
-            StandardError.warning("--session lowers only the expected IDs' threshold, and no --expect was given")
-        }
+        ExpectOption.warnIfSessionWithoutExpected(session: session, expected: expected)
         let reader = try Self.asUsage {
             try RawPCMReader(fd: STDIN_FILENO, format: sampleFormat, channels: channels, sampleRate: rate)
         }
