@@ -422,7 +422,7 @@ struct ContactSolver {
     /// the normal velocity -restitution x approach speed; when both points of a contact bounce
     /// they are solved together (`blockIncrements`), so a flat landing bounces flat.
     mutating func restitution(_ states: UnsafeMutablePointer<BodyState>) {
-        let threshold = Lanes(repeating: -PhysicsConstants.restitutionThreshold)
+        let approach = -PhysicsConstants.restitutionThreshold, threshold = Lanes(repeating: approach)
         let bounces = self.bounces
         var solveData = self.solveData
         self.solveData = []  // unique while the pass writes it
@@ -432,7 +432,7 @@ struct ContactSolver {
             bounces.withUnsafeBufferPointer { bb in masses.withUnsafeBufferPointer { mp in
                 // With a C kernel only the batches its test picks (the same test as below), else all.
                 let pickedCount = BounceCandidates.find(kernel: kernel, bb, sd, bp,
-                                                        threshold: -PhysicsConstants.restitutionThreshold, into: picked)
+                                                        threshold: approach, into: picked)
                 for i in 0..<(pickedCount ?? bp.count) {
                     let n = pickedCount == nil ? i : Int(picked[i])
                     let bouncy = wide(bb[n].restitution) .!= 0
