@@ -11,41 +11,10 @@
 
 #include "BoxManifold.h"
 
-// Every helper in BoxManifoldKernel.h is always_inline, so no 256-bit vector crosses a call in
-// the baseline build.
-#pragma clang diagnostic ignored "-Wpsabi"
-
 typedef double d4 __attribute__((ext_vector_type(4)));
 typedef double d2 __attribute__((ext_vector_type(2)));
 typedef int64_t m4 __attribute__((ext_vector_type(4)));
 
-#define K(name) name##_portable
-#include "BoxManifoldKernel.h"
-#undef K
-
-#if defined(__x86_64__)
-
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#define K(name) name##_avx2
-#include "BoxManifoldKernel.h"
-#undef K
-#pragma clang attribute pop
-
-// AVX-512's 32 registers for the same 256-bit lanes (contraction stays off: its FMA is unused).
-#pragma clang attribute push(__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))), apply_to = function)
-#define K(name) name##_avx512
-#include "BoxManifoldKernel.h"
-#undef K
-#pragma clang attribute pop
-
-#else
-
-// Elsewhere the x86 builds' names hold the baseline code (never picked, but they must link).
-#define K(name) name##_avx2
-#include "BoxManifoldKernel.h"
-#undef K
-#define K(name) name##_avx512
-#include "BoxManifoldKernel.h"
-#undef K
-
-#endif
+#define QIX_KERNEL "BoxManifoldKernel.h"
+#define QIX_KERNEL_AVX512
+#include "KernelBuilds.h"
